@@ -1,0 +1,190 @@
+package io.runnel.dsl;
+
+import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonPath;
+import io.runnel.wire.JsonValue;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One-dimensional arrays ({@code text[]}, {@code int8[]}): an unmodifiable {@code List} whose elements may be
+ * null. Text is PostgreSQL's array literal ({@code {a,"b c",NULL}}, {@code array_out} in
+ * {@code src/backend/utils/adt/arrayfuncs.c}); JSON is an array of the element's encoding. Not comparable in
+ * process: filters may only test them for NULL.
+ */
+final class ArrayType implements ColumnType {
+
+  private final ColumnType element;
+
+  ArrayType(ColumnType element) {
+    this.element = element;
+  }
+
+  @Override
+  public String sqlName() {
+    return element.sqlName() + "[]";
+  }
+
+  @Override
+  public Object parse(String pgText) {
+    String t = pgText.trim();
+    if (t.startsWith("[")) {
+      throw new ValueInvalidException(sqlName(), pgText, "has explicit bounds; Runnel reads arrays starting at 1");
+    }
+    if (!t.startsWith("{") || !t.endsWith("}")) {
+      throw new ValueInvalidException(sqlName(), pgText, "is not an array literal");
+    }
+    List<Object> out = new ArrayList<>();
+    int i = 1;
+    int end = t.length() - 1;
+    if (t.substring(1, end).isBlank()) {
+      return Collections.unmodifiableList(out);
+    }
+    while (true) {
+      while (i < end && Character.isWhitespace(t.charAt(i))) {
+        i++;
+      }
+      if (i >= end) {
+        throw new ValueInvalidException(sqlName(), pgText, "has an empty element");
+      }
+      char c = t.charAt(i);
+      if (c == '{') {
+        throw new ValueInvalidException(sqlName(), pgText, "has more than one dimension");
+      }
+      if (c == '"') {
+        StringBuilder s = new StringBuilder();
+        i++;
+        while (i < end && t.charAt(i) != '"') {
+          if (t.charAt(i) == '\\') {
+            i++;
+          }
+          if (i < end) {
+            s.append(t.charAt(i++));
+          }
+        }
+        if (i >= end) {
+          throw new ValueInvalidException(sqlName(), pgText, "has an unterminated quoted element");
+        }
+        i++;
+        out.add(element.parse(s.toString()));
+      } else {
+        int start = i;
+        while (i < end && t.charAt(i) != ',') {
+          i++;
+        }
+        String raw = t.substring(start, i).trim();
+        out.add(raw.equalsIgnoreCase("NULL") ? null : element.parse(raw));
+      }
+      while (i < end && Character.isWhitespace(t.charAt(i))) {
+        i++;
+      }
+      if (i == end) {
+        return Collections.unmodifiableList(out);
+      }
+      if (t.charAt(i) != ',') {
+        throw new ValueInvalidException(sqlName(), pgText, "has text after an element");
+      }
+      i++;
+    }
+  }
+
+  @Override
+  public String format(Object value) {
+    StringBuilder s = new StringBuilder("{");
+    boolean first = true;
+    for (Object e : (List<?>) value) {
+      if (!first) {
+        s.append(',');
+      }
+      first = false;
+      if (e == null) {
+        s.append("NULL");
+        continue;
+      }
+      String text = element.format(e);
+      if (needsQuotes(text)) {
+        s.append('"');
+        for (int i = 0; i < text.length(); i++) {
+          char c = text.charAt(i);
+          if (c == '"' || c == '\\') {
+            s.append('\\');
+          }
+          s.append(c);
+        }
+        s.append('"');
+      } else {
+        s.append(text);
+      }
+    }
+    return s.append('}').toString();
+  }
+
+  private static boolean needsQuotes(String text) {
+    if (text.isEmpty() || text.equalsIgnoreCase("NULL")) {
+      return true;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || Character.isWhitespace(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public JsonValue toJson(Object value) {
+    List<JsonValue> out = new ArrayList<>();
+    for (Object e : (List<?>) value) {
+      out.add(e == null ? JsonNull.NULL : element.toJson(e));
+    }
+    return new JsonArray(out);
+  }
+
+  @Override
+  public Object fromJson(JsonValue json, String path) {
+    if (!(json instanceof JsonArray a)) {
+      throw new InputInvalidException(path, "must be an array, not " + json.typeName(),
+          "Send a JSON array of " + element.sqlName() + " values.");
+    }
+    List<Object> out = new ArrayList<>(a.size());
+    for (int i = 0; i < a.size(); i++) {
+      JsonValue e = a.get(i);
+      out.add(e == JsonNull.NULL ? null : element.fromJson(e, JsonPath.element(path, i)));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  @Override
+  public Object coerce(Object value) {
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      for (Object e : list) {
+        out.add(e == null ? null : element.coerce(e));
+      }
+      return Collections.unmodifiableList(out);
+    }
+    if (value instanceof String s) {
+      return parse(s);
+    }
+    throw new ValueInvalidException(sqlName(), String.valueOf(value), "is not a List or an array literal");
+  }
+
+  @Override
+  public boolean comparable() {
+    return false;
+  }
+
+  @Override
+  public int compare(Object a, Object b) {
+    throw new UnsupportedOperationException(sqlName() + " values are not compared in process");
+  }
+
+  @Override
+  public String toString() {
+    return sqlName();
+  }
+}
