@@ -1,0 +1,66 @@
+package io.runnel.dsl;
+
+import io.runnel.wire.Nullable;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Who is asking: an id (null for an anonymous actor), an optional org id (the tenant), roles and permissions, as
+ * the authenticator mapped them from a credential.
+ *
+ * @param id the actor's id, or null when anonymous
+ * @param orgId the actor's org (tenant) id, or null
+ * @param roles the actor's roles
+ * @param permissions the actor's permissions, which {@link Policy#can} checks
+ */
+public record Actor(@Nullable String id, @Nullable String orgId, Set<String> roles, Set<String> permissions) {
+
+  private static final Actor ANONYMOUS = new Actor(null, null, Set.of(), Set.of());
+
+  /** Copies the sets; an anonymous actor has no org. */
+  public Actor {
+    roles = Set.copyOf(Objects.requireNonNull(roles, "roles"));
+    permissions = Set.copyOf(Objects.requireNonNull(permissions, "permissions"));
+    if (id != null && id.isEmpty()) {
+      throw new IllegalArgumentException("An actor id may not be empty; use null for an anonymous actor");
+    }
+    if (id == null && orgId != null) {
+      throw new IllegalArgumentException("An anonymous actor has no org");
+    }
+  }
+
+  /** The anonymous actor: no id, no org, no roles, no permissions. */
+  public static Actor anonymous() {
+    return ANONYMOUS;
+  }
+
+  /** A signed-in actor with {@code id} and nothing else. */
+  public static Actor user(String id) {
+    return new Actor(Objects.requireNonNull(id, "id"), null, Set.of(), Set.of());
+  }
+
+  /** This actor in org {@code orgId}. */
+  public Actor inOrg(@Nullable String orgId) {
+    return new Actor(id, orgId, roles, permissions);
+  }
+
+  /** This actor with {@code roles} (replacing its roles). */
+  public Actor withRoles(String... roles) {
+    return new Actor(id, orgId, Set.of(roles), permissions);
+  }
+
+  /** This actor with {@code permissions} (replacing its permissions). */
+  public Actor withPermissions(String... permissions) {
+    return new Actor(id, orgId, roles, Set.of(permissions));
+  }
+
+  /** Whether the actor is anonymous (has no id). */
+  public boolean isAnonymous() {
+    return id == null;
+  }
+
+  /** Whether the actor holds {@code permission}. */
+  public boolean can(String permission) {
+    return permissions.contains(permission);
+  }
+}
