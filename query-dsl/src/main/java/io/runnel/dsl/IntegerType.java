@@ -71,7 +71,7 @@ final class IntegerType implements ColumnType {
         throw outOfRange(path);
       }
     }
-    if (wide() && json instanceof JsonString s && s.value().matches("-?(0|[1-9][0-9]{0,18})")) {
+    if (wide() && json instanceof JsonString s && s.value().matches("0|-?[1-9][0-9]{0,18}")) {
       try {
         return Long.parseLong(s.value());
       } catch (NumberFormatException e) {

@@ -1,11 +1,15 @@
 package io.runnel.wire;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
 /**
  * Writes a double as ECMAScript's {@code Number.prototype.toString} does (ECMA-262, Number::toString), which is
  * how RFC 8785 (JCS, section 3.2.2.3) requires canonical JSON to spell numbers.
  *
  * <p>The shortest digits that round-trip come from {@link Double#toString(double)} (shortest since JDK 19,
- * JDK-4511638); only their layout is changed here.
+ * JDK-4511638, except that it keeps two digits for some subnormals, trimmed here); only their layout is changed.
  */
 final class EcmaNumbers {
 
@@ -23,11 +27,11 @@ final class EcmaNumbers {
     if (value == 0) {
       return "0";
     }
-    String java = Double.toString(Math.abs(value));
+    String shortest = Double.toString(Math.abs(value));
     // Java spells "d.dddE±n" or "ddd.ddd"; collect the significant digits and the decimal exponent.
-    int e = java.indexOf('E');
-    String mantissa = e < 0 ? java : java.substring(0, e);
-    int exp10 = e < 0 ? 0 : Integer.parseInt(java.substring(e + 1));
+    int e = shortest.indexOf('E');
+    String mantissa = e < 0 ? shortest : shortest.substring(0, e);
+    int exp10 = e < 0 ? 0 : Integer.parseInt(shortest.substring(e + 1));
     int dot = mantissa.indexOf('.');
     String intPart = dot < 0 ? mantissa : mantissa.substring(0, dot);
     String fracPart = dot < 0 ? "" : mantissa.substring(dot + 1);
@@ -45,6 +49,15 @@ final class EcmaNumbers {
       end--;
     }
     digits = digits.substring(0, end);
+    if (digits.length() == 2) {
+      // Double.toString keeps two digits for some subnormals (4.9E-324) where one already reads back the same
+      // double; ECMAScript always takes the shortest.
+      BigDecimal one = new BigDecimal(Math.abs(value)).round(new MathContext(1, RoundingMode.HALF_EVEN));
+      if (one.doubleValue() == Math.abs(value)) {
+        digits = one.unscaledValue().toString();
+        n = one.precision() - one.scale();
+      }
+    }
     int k = digits.length();
     StringBuilder out = new StringBuilder(24);
     if (value < 0) {

@@ -63,10 +63,15 @@ public record JsonNumber(String text) implements JsonValue {
   /**
    * The value as a {@code long} when it is an integer in range.
    *
-   * @throws ArithmeticException when it has a fraction or is out of range
+   * @throws ArithmeticException when it has a fraction or is out of range (an exponent beyond BigDecimal's range
+   *     included)
    */
   public long longValueExact() {
-    return decimalValue().longValueExact();
+    try {
+      return decimalValue().longValueExact();
+    } catch (NumberFormatException e) {
+      throw new ArithmeticException("Exponent out of range: " + text);
+    }
   }
 
   @Override
