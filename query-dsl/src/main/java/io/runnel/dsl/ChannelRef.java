@@ -1,0 +1,138 @@
+package io.runnel.dsl;
+
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.PercentEncoding;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The client-safe half of a channel: its name, its ordered params and the name of its catch-up query (re-run over
+ * HTTP after a {@code gap}). {@link #topic} is the one spelling of a topic: {@code <name>.<p1>.<p2>…} with each
+ * param percent-encoded, so a {@code .} inside a param is {@code %2E} ({@code PROTOCOL.md}, "Topics").
+ *
+ * <pre>{@code static final ChannelRef ORG = ChannelRef.of("org", "orgId").catchUp(LIVE_FEED);}</pre>
+ */
+public final class ChannelRef {
+
+  private final String name;
+  private final List<String> params;
+  private final @Nullable String catchUpQuery;
+
+  private ChannelRef(String name, List<String> params, @Nullable String catchUpQuery) {
+    this.name = name;
+    this.params = params;
+    this.catchUpQuery = catchUpQuery;
+  }
+
+  /**
+   * A channel named {@code name} ({@code [a-z][a-z0-9-]*}) with ordered, unique params.
+   *
+   * @throws DeclarationException ({@code X_CHANNEL_DECLARATION_INVALID}) for a bad name, a bad param name or a
+   *     param named twice
+   */
+  public static ChannelRef of(String name, String... params) {
+    Objects.requireNonNull(name, "name");
+    if (!name.matches("[a-z][a-z0-9-]*") || name.length() > 64) {
+      throw invalid("Channel name '" + name + "' is not valid.",
+          "Use lower-case letters, digits and '-', starting with a letter ([a-z][a-z0-9-]*), at most 64 characters.");
+    }
+    List<String> list = new ArrayList<>();
+    for (String p : params) {
+      Objects.requireNonNull(p, "param");
+      if (!Names.isName(p)) {
+        throw invalid("Param '" + p + "' of channel '" + name + "' is not a valid name.",
+            "Use letters, digits and underscores, starting with a letter.");
+      }
+      if (list.contains(p)) {
+        throw invalid("Param '" + p + "' of channel '" + name + "' is repeated.", "Name each param once.");
+      }
+      list.add(p);
+    }
+    return new ChannelRef(name, Collections.unmodifiableList(list), null);
+  }
+
+  /** This channel with {@code query} as its catch-up query. */
+  public ChannelRef catchUp(QueryRef<?> query) {
+    return new ChannelRef(name, params, Objects.requireNonNull(query, "query").name());
+  }
+
+  /** The channel's name. */
+  public String name() {
+    return name;
+  }
+
+  /** The params, in topic order. */
+  public List<String> params() {
+    return params;
+  }
+
+  /** The catch-up query's name, or null when the channel carries no records. */
+  public @Nullable String catchUpQuery() {
+    return catchUpQuery;
+  }
+
+  /**
+   * The topic for param values given in param order.
+   *
+   * @throws IllegalArgumentException when the count differs from the params
+   */
+  public String topic(String... values) {
+    if (values.length != params.size()) {
+      throw new IllegalArgumentException("Channel '" + name + "' takes " + params.size() + " params " + params
+          + ", not " + values.length);
+    }
+    StringBuilder t = new StringBuilder(name);
+    for (String v : values) {
+      t.append('.').append(PercentEncoding.encode(Objects.requireNonNull(v, "param value")));
+    }
+    return t.toString();
+  }
+
+  /**
+   * The topic for param values by name.
+   *
+   * @throws IllegalArgumentException when a param is missing or an unknown one is given
+   */
+  public String topic(Map<String, String> values) {
+    if (!values.keySet().equals(new java.util.HashSet<>(params))) {
+      throw new IllegalArgumentException("Channel '" + name + "' takes params " + params + ", not " + values.keySet());
+    }
+    String[] ordered = new String[params.size()];
+    for (int i = 0; i < ordered.length; i++) {
+      ordered[i] = values.get(params.get(i));
+    }
+    return topic(ordered);
+  }
+
+  /**
+   * The param values of {@code topic}, by name, when the topic is this channel's; null when it names another
+   * channel or has another number of params.
+   *
+   * @throws IllegalArgumentException when a param is not in canonical percent-encoded form
+   */
+  public @Nullable Map<String, String> parseTopic(String topic) {
+    String[] parts = topic.split("\\.", -1);
+    if (!parts[0].equals(name) || parts.length != params.size() + 1) {
+      return null;
+    }
+    LinkedHashMap<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < params.size(); i++) {
+      out.put(params.get(i), PercentEncoding.decode(parts[i + 1]));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static DeclarationException invalid(String cause, String fix) {
+    return new DeclarationException(ErrorCode.X_CHANNEL_DECLARATION_INVALID, cause, fix);
+  }
+
+  @Override
+  public String toString() {
+    return "ChannelRef[" + name + " " + params + "]";
+  }
+}

@@ -1,0 +1,31 @@
+package io.runnel.dsl;
+
+import io.runnel.wire.Nullable;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a mutator's local twin may do to the page's records: read, insert, update and delete records by type and
+ * key. The client runs the twin against its overlay; tests run it against a plain map. A twin must be pure (it
+ * reads only through this API and its input) so that re-running it over newer server truth is safe.
+ */
+public interface LocalTx {
+
+  /** The record of {@code type} with {@code key} as the page sees it now (truth plus overlay), or null. */
+  @Nullable Row get(EntityRef type, String key);
+
+  /**
+   * Inserts (or replaces) a record; its key is read from the row's key columns.
+   *
+   * @throws IllegalArgumentException when a key column is missing or NULL
+   */
+  void insert(EntityRef type, Row row);
+
+  /**
+   * Replaces the record with {@code change} applied to it; does nothing when the page holds no such record.
+   * The change's result is merged over the record column by column.
+   */
+  void update(EntityRef type, String key, UnaryOperator<Row> change);
+
+  /** Deletes the record; does nothing when the page holds no such record. */
+  void delete(EntityRef type, String key);
+}

@@ -1,0 +1,25 @@
+package io.runnel.dsl;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * What a mutator's server function gets: the actor and a JDBC connection inside the call's one transaction (the
+ * write digest message is already emitted on it, the idempotency row follows it, the node commits). Server-only.
+ */
+public interface MutationContext {
+
+  /** Who is calling. */
+  Actor actor();
+
+  /** The transaction's connection; do not commit, roll back or close it. */
+  Connection connection();
+
+  /**
+   * Runs one parameterized statement ({@code ?} placeholders, values bound with {@code setObject}).
+   *
+   * @return the update count
+   * @throws SQLException as the database refuses it
+   */
+  int update(String sql, Object... parameters) throws SQLException;
+}

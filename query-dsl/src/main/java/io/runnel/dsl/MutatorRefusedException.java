@@ -1,0 +1,58 @@
+package io.runnel.dsl;
+
+import java.util.Objects;
+
+/**
+ * A mutator's own refusal (for example {@code X_POST_NOT_FOUND}), answered as 409 or 422 with the mutator's code,
+ * and stored under the idempotency key like any answer ({@code PROTOCOL.md}, "Idempotency").
+ */
+public final class MutatorRefusedException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String code;
+  private final int status;
+  private final String cause;
+  private final String fix;
+
+  /**
+   * @param code the app's code, {@code X_} then upper-case letters, digits and underscores
+   * @param status 409 (conflicts with the current state) or 422 (the input cannot be applied)
+   * @param cause what happened
+   * @param fix what the caller can do
+   * @throws IllegalArgumentException for a malformed code or another status
+   */
+  public MutatorRefusedException(String code, int status, String cause, String fix) {
+    super(code + ": " + cause);
+    this.code = Objects.requireNonNull(code, "code");
+    this.cause = Objects.requireNonNull(cause, "cause");
+    this.fix = Objects.requireNonNull(fix, "fix");
+    if (!code.matches("X_[A-Z0-9_]+")) {
+      throw new IllegalArgumentException("A mutator's code is X_ then upper-case letters, digits, underscores: " + code);
+    }
+    if (status != 409 && status != 422) {
+      throw new IllegalArgumentException("A mutator refuses with 409 or 422, not " + status);
+    }
+    this.status = status;
+  }
+
+  /** The app's code. */
+  public String code() {
+    return code;
+  }
+
+  /** 409 or 422. */
+  public int status() {
+    return status;
+  }
+
+  /** What happened. */
+  public String cause() {
+    return cause;
+  }
+
+  /** What the caller can do. */
+  public String fix() {
+    return fix;
+  }
+}
