@@ -1,0 +1,197 @@
+package io.runnel.client.smoke;
+
+import static io.runnel.dsl.Filter.and;
+import static io.runnel.dsl.Filter.eq;
+import static io.runnel.dsl.Filter.gte;
+import static io.runnel.dsl.Filter.ilike;
+import static io.runnel.dsl.Filter.in;
+import static io.runnel.dsl.Filter.isNull;
+import static io.runnel.dsl.Filter.not;
+import static io.runnel.dsl.Order.asc;
+import static io.runnel.dsl.Order.desc;
+import static io.runnel.dsl.Select.select;
+
+import io.runnel.dsl.ChannelRef;
+import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.Conflict;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.LocalTx;
+import io.runnel.dsl.Matcher;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.Row;
+import io.runnel.dsl.Select;
+import io.runnel.wire.CanonicalJson;
+import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonCodec;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.JsonLimits;
+import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.teavm.jso.JSExport;
+
+/**
+ * Runs a fixed scenario over the DSL's client-safe classes and returns a transcript, one line per step. The same
+ * transcript must come out of the JVM and of the TeaVM-compiled module: that is what the smoke test checks.
+ */
+public final class DslSmoke {
+
+  /** A post, as an app would declare it. */
+  static final EntityRef POSTS = EntityRef.of("posts").key("id")
+      .columns(c -> c.uuid("id").text("org_id").text("title").int4("like_count").int8("views")
+          .float8("score").numeric("price").bool("pinned").date("day").timestamptz("created_at")
+          .bytea("blob").textArray("tags").jsonb("meta"));
+
+  /** A like: composite key. */
+  static final EntityRef LIKES = EntityRef.of("likes").key("post_id", "user_id")
+      .columns(c -> c.uuid("post_id").text("user_id").int8("weight"));
+
+  /** A feed query's input. */
+  record FeedInput(String orgId, @Nullable String search) {
+    static final JsonCodec<FeedInput> CODEC = JsonCodec.object(
+        r -> new FeedInput(r.text("orgId"), r.optionalText("search")),
+        (in, w) -> w.put("orgId", in.orgId()).put("search", in.search()));
+  }
+
+  static final QueryRef<FeedInput> FEED = QueryRef.live("liveFeed", FeedInput.CODEC,
+      in -> {
+        Select s = select(POSTS).where(eq("org_id", in.orgId()))
+            .orderBy(desc("pinned"), desc("created_at").nullsLast()).limit(3);
+        return in.search() == null ? s : s.where(ilike("title", "%" + in.search() + "%"));
+      });
+
+  /** A like's input. */
+  record LikeInput(String postId) {
+    static final JsonCodec<LikeInput> CODEC = JsonCodec.object(
+        r -> new LikeInput(r.text("postId")), (in, w) -> w.put("postId", in.postId()));
+  }
+
+  static final MutatorRef<LikeInput> LIKE = MutatorRef.of("likePost", LikeInput.CODEC)
+      .local((tx, in) -> tx.update(POSTS, in.postId(), p -> p.plus("like_count", 1)))
+      .conflict(Conflict.SERVER_WINS);
+
+  static final ChannelRef ORG = ChannelRef.of("org", "orgId").catchUp(FEED);
+
+  private DslSmoke() {}
+
+  /** The transcript of the scenario. */
+  @JSExport
+  public static String run() {
+    List<String> out = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
+    String[] texts = {
+        "{\"id\":\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"org_id\":\"acme\",\"title\":\"Hello Wörld\","
+            + "\"like_count\":3,\"views\":\"9007199254740993\",\"score\":0.1,\"price\":\"10.50\",\"pinned\":false,"
+            + "\"day\":\"2024-02-29\",\"created_at\":\"2024-02-29T13:45:00.5Z\",\"blob\":\"AAH/\","
+            + "\"tags\":[\"a\",null,\"b c\"],\"meta\":{\"k\":[1,2.5e-7,true]}}",
+        "{\"id\":\"1b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"org_id\":\"acme\",\"title\":\"hello again\","
+            + "\"like_count\":0,\"views\":\"1\",\"score\":\"NaN\",\"price\":\"NaN\",\"pinned\":true,"
+            + "\"day\":\"infinity\",\"created_at\":null,\"blob\":\"\",\"tags\":[],\"meta\":null}",
+        "{\"id\":\"2b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"org_id\":\"acme\",\"title\":\"Bye\","
+            + "\"like_count\":7,\"views\":\"-9223372036854775808\",\"score\":-1e300,\"price\":\"-0.001\","
+            + "\"pinned\":false,\"day\":\"0044-03-15 BC\",\"created_at\":\"1969-12-31T23:59:59.999999Z\","
+            + "\"blob\":null,\"tags\":null,\"meta\":[]}",
+        "{\"id\":\"3b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"org_id\":\"other\",\"title\":\"hello elsewhere\","
+            + "\"like_count\":1,\"views\":\"2\",\"score\":1e21,\"price\":\"1\",\"pinned\":true,"
+            + "\"day\":\"2000-01-01\",\"created_at\":\"-infinity\",\"blob\":\"AA==\",\"tags\":[\"x\"],\"meta\":1}"};
+    for (String t : texts) {
+      Row r = POSTS.rowFromJson(Json.parse(t), "");
+      rows.add(r);
+      out.add("row " + POSTS.keyOf(r) + " " + Json.write(POSTS.rowToJson(r)));
+    }
+    for (String input : new String[] {"{\"orgId\":\"acme\"}", "{\"orgId\":\"acme\",\"search\":\"HELLO\"}"}) {
+      FeedInput in = FEED.decodeInput(Json.parse(input), JsonLimits.INPUT_DEFAULTS);
+      Matcher m = Matcher.of(FEED.select(in, io.runnel.dsl.Actor.anonymous()));
+      List<Row> matched = new ArrayList<>();
+      for (Row r : rows) {
+        if (m.matches(r)) {
+          matched.add(r);
+        }
+      }
+      matched.sort(m);
+      StringBuilder keys = new StringBuilder();
+      for (Row r : matched) {
+        keys.append(' ').append(POSTS.keyOf(r));
+      }
+      out.add("feed " + input + " ->" + keys + " routing " + m.select().routingKey());
+    }
+    Select odd = select(POSTS).where(and(not(isNull("price")), gte("score", -1.0), in("like_count", List.of(0, 3, 7))))
+        .orderBy(asc("price"));
+    Matcher m = Matcher.of(odd);
+    StringBuilder keys = new StringBuilder();
+    List<Row> sorted = new ArrayList<>(rows);
+    sorted.sort(m);
+    for (Row r : sorted) {
+      keys.append(' ').append(m.evaluate(r).name().charAt(0));
+    }
+    out.add("truths by price" + keys);
+    Row like = Row.of(Map.of("post_id", "0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69", "user_id", "ada", "weight", 5L));
+    out.add("composite key " + LIKES.keyOf(like));
+    out.add("canonical " + CanonicalJson.write(Json.parse("{\"b\":[1e21,1E-7,0.000001,-0],\"a\":\"\\u00e9\\n\",\"\\u20ac\":1}")));
+    out.add("topic " + ORG.topic("acme.io/ä") + " " + ORG.parseTopic(ORG.topic("acme.io/ä")));
+    Map<String, Row> store = new HashMap<>();
+    store.put(POSTS.keyOf(rows.get(0)), rows.get(0));
+    LocalTx tx = new MapTx(store);
+    LIKE.local().apply(tx, LIKE.codec().decode(Json.parse("{\"postId\":\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\"}")));
+    out.add("twin like_count " + store.get("0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69").get("like_count"));
+    try {
+      FEED.decodeInput(Json.parse("{\"orgId\":7}"), JsonLimits.INPUT_DEFAULTS);
+    } catch (InputInvalidException e) {
+      out.add("refused " + e.code() + " " + e.path());
+    }
+    for (ColumnType t : ColumnType.ALL) {
+      out.add("type " + t.sqlName() + " comparable=" + t.comparable());
+    }
+    out.add("describe " + describe(Json.parse("[1,\"x\",null,{}]")));
+    return String.join("\n", out);
+  }
+
+  private static String describe(JsonValue v) {
+    return switch (v) {
+      case io.runnel.wire.JsonArray a -> {
+        StringBuilder s = new StringBuilder("array");
+        for (JsonValue e : a.elements()) {
+          s.append(' ').append(describe(e));
+        }
+        yield s.toString();
+      }
+      case JsonObject o -> "object" + o.size();
+      case io.runnel.wire.JsonString s -> "string";
+      case io.runnel.wire.JsonNumber n -> "number";
+      case io.runnel.wire.JsonBoolean b -> "boolean";
+      case io.runnel.wire.JsonNull n -> "null";
+    };
+  }
+
+  /** A plain map as the page's records, for the twin. */
+  private record MapTx(Map<String, Row> store) implements LocalTx {
+    @Override
+    public @Nullable Row get(EntityRef type, String key) {
+      return store.get(key);
+    }
+
+    @Override
+    public void insert(EntityRef type, Row row) {
+      store.put(type.keyOf(row), row);
+    }
+
+    @Override
+    public void update(EntityRef type, String key, UnaryOperator<Row> change) {
+      Row r = store.get(key);
+      if (r != null) {
+        store.put(key, r.merge(change.apply(r)));
+      }
+    }
+
+    @Override
+    public void delete(EntityRef type, String key) {
+      store.remove(key);
+    }
+  }
+}
