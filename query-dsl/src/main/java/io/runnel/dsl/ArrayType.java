@@ -30,32 +30,28 @@ final class ArrayType implements ColumnType {
 
   @Override
   public Object parse(String pgText) {
-    String t = pgText.trim();
+    String t = strip(pgText);
     if (t.startsWith("[")) {
       throw new ValueInvalidException(sqlName(), pgText, "has explicit bounds; Runnel reads arrays starting at 1");
     }
-    if (!t.startsWith("{") || !t.endsWith("}")) {
+    if (!t.startsWith("{") || !t.endsWith("}") || t.length() < 2) {
       throw new ValueInvalidException(sqlName(), pgText, "is not an array literal");
     }
     List<Object> out = new ArrayList<>();
-    int i = 1;
     int end = t.length() - 1;
-    if (t.substring(1, end).isBlank()) {
+    int i = skipSpace(t, 1, end);
+    if (i == end) {
       return Collections.unmodifiableList(out);
     }
     while (true) {
-      while (i < end && Character.isWhitespace(t.charAt(i))) {
-        i++;
-      }
-      if (i >= end) {
-        throw new ValueInvalidException(sqlName(), pgText, "has an empty element");
-      }
-      char c = t.charAt(i);
-      if (c == '{') {
+      i = skipSpace(t, i, end);
+      if (i < end && t.charAt(i) == '{') {
         throw new ValueInvalidException(sqlName(), pgText, "has more than one dimension");
       }
-      if (c == '"') {
-        StringBuilder s = new StringBuilder();
+      StringBuilder s = new StringBuilder();
+      boolean quoted = i < end && t.charAt(i) == '"';
+      boolean escaped = false;
+      if (quoted) {
         i++;
         while (i < end && t.charAt(i) != '"') {
           if (t.charAt(i) == '\\') {
@@ -69,18 +65,38 @@ final class ArrayType implements ColumnType {
           throw new ValueInvalidException(sqlName(), pgText, "has an unterminated quoted element");
         }
         i++;
-        out.add(element.parse(s.toString()));
       } else {
-        int start = i;
+        // An unquoted element runs to the next comma; a backslash takes the next character as is, and
+        // white space at either end that no backslash protects is dropped (ReadArrayElement in arrayfuncs.c).
+        int kept = 0;
         while (i < end && t.charAt(i) != ',') {
-          i++;
+          char c = t.charAt(i);
+          if (c == '"' || c == '{' || c == '}') {
+            throw new ValueInvalidException(sqlName(), pgText, "has an unexpected " + c + " in an element");
+          }
+          if (c == '\\') {
+            if (++i == end) {
+              throw new ValueInvalidException(sqlName(), pgText, "ends in a backslash");
+            }
+            s.append(t.charAt(i++));
+            kept = s.length();
+            escaped = true;
+          } else {
+            s.append(c);
+            i++;
+            if (!isSpace(c)) {
+              kept = s.length();
+            }
+          }
         }
-        String raw = t.substring(start, i).trim();
-        out.add(raw.equalsIgnoreCase("NULL") ? null : element.parse(raw));
+        s.setLength(kept);
+        if (kept == 0 && !escaped) {
+          throw new ValueInvalidException(sqlName(), pgText, "has an empty element (quote it: \"\")");
+        }
       }
-      while (i < end && Character.isWhitespace(t.charAt(i))) {
-        i++;
-      }
+      String e = s.toString();
+      out.add(!quoted && !escaped && e.equalsIgnoreCase("NULL") ? null : parseElement(e, pgText));
+      i = skipSpace(t, i, end);
       if (i == end) {
         return Collections.unmodifiableList(out);
       }
@@ -89,6 +105,43 @@ final class ArrayType implements ColumnType {
       }
       i++;
     }
+  }
+
+  private Object parseElement(String text, String pgText) {
+    try {
+      return element.parse(text);
+    } catch (ValueInvalidException e) {
+      throw new ValueInvalidException(sqlName(), pgText, "has an element that is not a " + element.sqlName() + ": "
+          + e.cause());
+    }
+  }
+
+  /**
+   * The white space of PostgreSQL's array literals: {@code scanner_isspace} in {@code src/backend/parser/scansup.c}
+   * (space, tab, newline, carriage return, vertical tab, form feed), not Unicode's.
+   */
+  private static boolean isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u000b' || c == '\f';
+  }
+
+  private static int skipSpace(String t, int from, int end) {
+    int i = from;
+    while (i < end && isSpace(t.charAt(i))) {
+      i++;
+    }
+    return i;
+  }
+
+  private static String strip(String s) {
+    int from = 0;
+    int to = s.length();
+    while (from < to && isSpace(s.charAt(from))) {
+      from++;
+    }
+    while (to > from && isSpace(s.charAt(to - 1))) {
+      to--;
+    }
+    return s.substring(from, to);
   }
 
   @Override
@@ -122,13 +175,17 @@ final class ArrayType implements ColumnType {
     return s.append('}').toString();
   }
 
+  /**
+   * Whether {@code array_out} quotes an element: empty, {@code NULL} in any case, or holding a brace, the comma, a
+   * quote, a backslash or white space.
+   */
   private static boolean needsQuotes(String text) {
     if (text.isEmpty() || text.equalsIgnoreCase("NULL")) {
       return true;
     }
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || Character.isWhitespace(c)) {
+      if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || isSpace(c)) {
         return true;
       }
     }

@@ -34,14 +34,28 @@ public final class Bytes implements Comparable<Bytes> {
     }
     byte[] out = new byte[(text.length() - 2) / 2];
     for (int i = 0; i < out.length; i++) {
-      int hi = Character.digit(text.charAt(2 + 2 * i), 16);
-      int lo = Character.digit(text.charAt(3 + 2 * i), 16);
+      int hi = hexDigit(text.charAt(2 + 2 * i));
+      int lo = hexDigit(text.charAt(3 + 2 * i));
       if (hi < 0 || lo < 0) {
         throw new ValueInvalidException("bytea", text, "has a character that is not a hex digit");
       }
       out[i] = (byte) (hi << 4 | lo);
     }
     return new Bytes(out);
+  }
+
+  /** The value of an ASCII hex digit, or -1 (Character.digit would take other scripts' digits too). */
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
   }
 
   /**

@@ -11,12 +11,18 @@ final class Calendar {
 
   static final long MICROS_PER_SECOND = 1_000_000L;
   static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
-  /** 4713-11-24 BC (Julian day 0), PostgreSQL's first date and timestamp. */
+  /** 4714-11-24 BC, Julian day 0 in the proleptic Gregorian calendar: PostgreSQL's first date and timestamp. */
   static final long MIN_DAY = daysFromCivil(-4713, 11, 24);
   /** 5874897-12-31 AD, PostgreSQL's last date. */
   static final long MAX_DATE_DAY = daysFromCivil(5874897, 12, 31);
   /** 294276-12-31 AD, the last day a PostgreSQL timestamp reaches. */
   static final long MAX_TIMESTAMP_DAY = daysFromCivil(294276, 12, 31);
+  /** 2000-01-01, PostgreSQL's epoch for timestamps ({@code POSTGRES_EPOCH_JDATE}). */
+  static final long POSTGRES_EPOCH_DAY = daysFromCivil(2000, 1, 1);
+  /** The first timestamp, in microseconds since 2000-01-01 ({@code MIN_TIMESTAMP} in {@code datatype/timestamp.h}). */
+  static final long MIN_TIMESTAMP = (MIN_DAY - POSTGRES_EPOCH_DAY) * MICROS_PER_DAY;
+  /** Just past the last timestamp, 294277-01-01 00:00 ({@code END_TIMESTAMP} in {@code datatype/timestamp.h}). */
+  static final long END_TIMESTAMP = (MAX_TIMESTAMP_DAY + 1 - POSTGRES_EPOCH_DAY) * MICROS_PER_DAY;
 
   private Calendar() {}
 
@@ -67,11 +73,11 @@ final class Calendar {
   }
 
   /**
-   * PostgreSQL's ISO timestamp text: {@code 2024-02-29 13:45:00.5}; with {@code utcOffset}, {@code +00} appended as
-   * a {@code timestamptz} prints in a UTC session; {@code BC} last.
+   * PostgreSQL's ISO timestamp text for {@code micros} since 2000-01-01: {@code 2024-02-29 13:45:00.5}; with
+   * {@code utcOffset}, {@code +00} appended as a {@code timestamptz} prints in a UTC session; {@code BC} last.
    */
   static String formatPgTimestamp(long micros, boolean utcOffset) {
-    long days = Math.floorDiv(micros, MICROS_PER_DAY);
+    long days = Math.floorDiv(micros, MICROS_PER_DAY) + POSTGRES_EPOCH_DAY;
     long inDay = Math.floorMod(micros, MICROS_PER_DAY);
     long[] ymd = civilFromDays(days);
     long year = ymd[0];
@@ -91,12 +97,13 @@ final class Calendar {
   }
 
   /**
-   * ISO 8601 text for JSON ({@code PROTOCOL.md}, "Values"): {@code 2024-02-29T13:45:00.5Z}; years outside 0000–9999
+   * ISO 8601 text for JSON ({@code PROTOCOL.md}, "Values") of {@code micros} since 2000-01-01:
+   * {@code 2024-02-29T13:45:00.5Z}; years outside 0000–9999
    * in the expanded six-digit form with a sign ({@code -000043}, {@code +010000}) that JavaScript's {@code Date}
    * parses; astronomical years (1 BC is 0000).
    */
   static String formatIsoTimestamp(long micros, boolean zulu) {
-    long days = Math.floorDiv(micros, MICROS_PER_DAY);
+    long days = Math.floorDiv(micros, MICROS_PER_DAY) + POSTGRES_EPOCH_DAY;
     long inDay = Math.floorMod(micros, MICROS_PER_DAY);
     long[] ymd = civilFromDays(days);
     StringBuilder s = new StringBuilder(40);
@@ -154,13 +161,14 @@ final class Calendar {
     long days = c.date();
     c.end();
     if (days < MIN_DAY || days > MAX_DATE_DAY) {
-      throw new ValueInvalidException(type, text, "is outside PostgreSQL's date range (4713 BC to 5874897 AD)");
+      throw new ValueInvalidException(type, text,
+          "is outside PostgreSQL's date range (4714-11-24 BC to 5874897-12-31)");
     }
     return days;
   }
 
   /**
-   * Parses a timestamp into microseconds since 1970-01-01 00:00 (UTC for {@code timestamptz}): the date as {@link
+   * Parses a timestamp into microseconds since 2000-01-01 00:00 (UTC for {@code timestamptz}): the date as {@link
    * #parseDate}, {@code T} or a space, {@code HH:MM[:SS[.ffffff]]}, then for {@code timestamptz} a zone ({@code Z},
    * {@code ±HH}, {@code ±HH:MM}, {@code ±HH:MM:SS}) which is required, and {@code BC} last as PostgreSQL prints it.
    *
@@ -171,9 +179,8 @@ final class Calendar {
     Cursor c = new Cursor(type, text);
     long micros = c.timestamp(withZone);
     c.end();
-    long days = Math.floorDiv(micros, MICROS_PER_DAY);
-    if (days < MIN_DAY || days > MAX_TIMESTAMP_DAY) {
-      throw new ValueInvalidException(type, text, "is outside PostgreSQL's timestamp range (4713 BC to 294276 AD)");
+    if (micros < MIN_TIMESTAMP || micros >= END_TIMESTAMP) {
+      throw c.outOfRange();
     }
     return micros;
   }
@@ -218,6 +225,9 @@ final class Calendar {
 
     long timestamp(boolean withZone) {
       long days = date();
+      if (days < MIN_DAY - 1 || days > MAX_TIMESTAMP_DAY + 1) {
+        throw outOfRange(); // before the microseconds below could overflow
+      }
       char sep = peek();
       if (sep != 'T' && sep != ' ') {
         throw bad("needs a time after the date");
@@ -239,7 +249,7 @@ final class Calendar {
             f *= 10;
           }
           fraction = f;
-          if (Character.isDigit(peek())) {
+          if (isDigit(peek())) {
             throw bad("has more than six fraction digits (PostgreSQL keeps microseconds)");
           }
         }
@@ -247,7 +257,8 @@ final class Calendar {
       if (hour > 24 || minute > 59 || second > 60 || (hour == 24 && (minute | second | fraction) != 0)) {
         throw bad("has no time " + hour + ":" + minute + ":" + second);
       }
-      long micros = days * MICROS_PER_DAY + ((hour * 60 + minute) * 60 + second) * MICROS_PER_SECOND + fraction;
+      long micros = (days - POSTGRES_EPOCH_DAY) * MICROS_PER_DAY
+          + ((hour * 60 + minute) * 60 + second) * MICROS_PER_SECOND + fraction;
       long offsetSeconds = 0;
       char z = peek();
       boolean hasZone = z == 'Z' || z == '+' || z == '-';
@@ -269,7 +280,7 @@ final class Calendar {
             pos++;
             os = digits(2, 2);
           }
-        } else if (Character.isDigit(peek())) {
+        } else if (isDigit(peek())) {
           om = digits(2, 2);
         }
         offsetSeconds = sign * (oh * 3600 + om * 60 + os);
@@ -289,7 +300,7 @@ final class Calendar {
     private long digits(int min, int max) {
       int start = pos;
       long v = 0;
-      while (pos < text.length() && pos - start < max && Character.isDigit(text.charAt(pos))) {
+      while (pos < text.length() && pos - start < max && isDigit(text.charAt(pos))) {
         v = v * 10 + (text.charAt(pos) - '0');
         pos++;
       }
@@ -306,8 +317,17 @@ final class Calendar {
       pos++;
     }
 
+    /** An ASCII digit (Character.isDigit would take other scripts' digits, and their values are not c - '0'). */
+    private static boolean isDigit(char c) {
+      return c >= '0' && c <= '9';
+    }
+
     private char peek() {
       return pos < text.length() ? text.charAt(pos) : '\0';
+    }
+
+    ValueInvalidException outOfRange() {
+      return bad("is outside PostgreSQL's timestamp range (4714-11-24 BC to 294276-12-31)");
     }
 
     private ValueInvalidException bad(String problem) {

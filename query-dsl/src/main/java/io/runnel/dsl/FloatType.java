@@ -4,11 +4,16 @@ import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * {@code float4} ({@code Float}) and {@code float8} ({@code Double}).
  *
- * <p>Text: PostgreSQL 12+ prints the shortest digits that round-trip, in exponent form when the decimal exponent is
+ * <p>Text: PostgreSQL 12+ prints the shortest digits that round-trip (never a decimal exactly halfway between two
+ * floats), in exponent form when the decimal exponent is
  * below -4 or at least 15 (float8) / 6 (float4), with at least two exponent digits ({@code 1e+20}, {@code 1.5e-07};
  * {@code float8out} in {@code src/backend/utils/adt/float.c} and {@code common/d2s.c}). Order: {@code NaN} equals
  * itself and sorts above every other value; {@code -0} equals {@code 0} ({@code float8_cmp_internal}).
@@ -30,19 +35,47 @@ final class FloatType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     String t = pgText.trim();
-    double d;
-    switch (t.toLowerCase()) {
-      case "nan" -> d = Double.NaN;
-      case "infinity", "+infinity", "inf", "+inf" -> d = Double.POSITIVE_INFINITY;
-      case "-infinity", "-inf" -> d = Double.NEGATIVE_INFINITY;
+    return switch (t.toLowerCase(Locale.ROOT)) {
+      case "nan" -> box(Double.NaN, pgText);
+      case "infinity", "+infinity", "inf", "+inf" -> box(Double.POSITIVE_INFINITY, pgText);
+      case "-infinity", "-inf" -> box(Double.NEGATIVE_INFINITY, pgText);
       default -> {
         if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
           throw new ValueInvalidException(sqlName(), pgText, "is not a number");
         }
-        d = Double.parseDouble(t);
+        yield digits(t, pgText);
+      }
+    };
+  }
+
+  /**
+   * Reads decimal digits as {@code float4in}/{@code float8in} do ({@code src/backend/utils/adt/float.c}): rounded
+   * once, straight to the type's precision (a float4 read through a double would be rounded twice), and refused
+   * when they overflow or underflow to zero.
+   */
+  private Object digits(String t, String original) {
+    double d = single ? Float.parseFloat(t) : Double.parseDouble(t);
+    if (Double.isInfinite(d)) {
+      throw new ValueInvalidException(sqlName(), original, "is out of range for " + sqlName());
+    }
+    if (d == 0 && hasNonZeroDigit(t)) {
+      throw new ValueInvalidException(sqlName(), original, "is too close to zero for " + sqlName()
+          + " (PostgreSQL refuses an underflow)");
+    }
+    return single ? (Object) (float) d : (Object) d;
+  }
+
+  private static boolean hasNonZeroDigit(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c == 'e' || c == 'E') {
+        return false;
+      }
+      if (c >= '1' && c <= '9') {
+        return true;
       }
     }
-    return box(d, pgText);
+    return false;
   }
 
   private Object box(double d, String original) {
@@ -80,24 +113,9 @@ final class FloatType implements ColumnType {
     if (value == 0) {
       return 1 / value < 0 ? "-0" : "0";
     }
-    String java = single ? Float.toString((float) Math.abs(value)) : Double.toString(Math.abs(value));
-    int e = java.indexOf('E');
-    String mantissa = e < 0 ? java : java.substring(0, e);
-    int exp = e < 0 ? 0 : Integer.parseInt(java.substring(e + 1));
-    int dot = mantissa.indexOf('.');
-    String digits = mantissa.substring(0, dot) + mantissa.substring(dot + 1);
-    int pointAt = dot + exp; // digits before the decimal point
-    int lead = 0;
-    while (lead < digits.length() - 1 && digits.charAt(lead) == '0') {
-      lead++;
-    }
-    digits = digits.substring(lead);
-    pointAt -= lead;
-    int end = digits.length();
-    while (end > 1 && digits.charAt(end - 1) == '0') {
-      end--;
-    }
-    digits = digits.substring(0, end);
+    BigDecimal shortest = shortest(Math.abs(value), single);
+    String digits = shortest.unscaledValue().toString();
+    int pointAt = digits.length() - shortest.scale(); // digits before the decimal point
     int sciExp = pointAt - 1;
     StringBuilder out = new StringBuilder(value < 0 ? "-" : "");
     int limit = single ? 6 : 15;
@@ -129,6 +147,52 @@ final class FloatType implements ColumnType {
     return out.toString();
   }
 
+  private static final BigDecimal HALF = new BigDecimal("0.5");
+
+  /**
+   * The digits PostgreSQL prints for a positive finite {@code abs}: the shortest decimal strictly inside the
+   * interval of values that read back as {@code abs}, and of those the closest to it (Ryu, built with {@code
+   * STRICTLY_SHORTEST} off: {@code src/common/ryu_common.h} and {@code d2s.c}, so that a decimal exactly halfway to
+   * the next float is never printed). Java's {@code toString} differs in two ways: it may pick that halfway decimal
+   * ({@code 5.710481570177606E16} where PostgreSQL prints {@code 5.7104815701776064e+16}), and it prints two digits
+   * where one would do ({@code 4.9E-324}, PostgreSQL {@code 5e-324}); then the digits are searched for here.
+   *
+   * @return the digits with no trailing zeros
+   */
+  private static BigDecimal shortest(double abs, boolean single) {
+    BigDecimal exact = new BigDecimal(abs);
+    double below = single ? Math.nextDown((float) abs) : Math.nextDown(abs);
+    double above = single ? Math.nextUp((float) abs) : Math.nextUp(abs);
+    BigDecimal low = exact.add(new BigDecimal(below)).multiply(HALF);
+    BigDecimal high = Double.isInfinite(above)
+        ? exact.add(new BigDecimal(single ? Math.ulp((float) abs) : Math.ulp(abs)).multiply(HALF))
+        : exact.add(new BigDecimal(above)).multiply(HALF);
+    BigDecimal java = new BigDecimal(single ? Float.toString((float) abs) : Double.toString(abs)).stripTrailingZeros();
+    if (java.precision() != 2 && inside(java, low, high)) {
+      return java;
+    }
+    for (int precision = 1; ; precision++) {
+      BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+      BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+      boolean downInside = inside(down, low, high);
+      boolean upInside = inside(up, low, high);
+      if (downInside || upInside) {
+        BigDecimal pick;
+        if (downInside && upInside) {
+          int c = exact.subtract(down).compareTo(up.subtract(exact));
+          pick = c < 0 || (c == 0 && !down.unscaledValue().testBit(0)) ? down : up;
+        } else {
+          pick = downInside ? down : up;
+        }
+        return pick.stripTrailingZeros();
+      }
+    }
+  }
+
+  private static boolean inside(BigDecimal d, BigDecimal low, BigDecimal high) {
+    return d.compareTo(low) > 0 && d.compareTo(high) < 0;
+  }
+
   @Override
   public JsonValue toJson(Object value) {
     double d = ((Number) value).doubleValue();
@@ -142,9 +206,10 @@ final class FloatType implements ColumnType {
   public Object fromJson(JsonValue json, String path) {
     if (json instanceof JsonNumber n) {
       try {
-        return box(n.doubleValue(), n.text());
+        return digits(n.text(), n.text());
       } catch (ValueInvalidException e) {
-        throw new InputInvalidException(path, "is out of range for " + sqlName(), "Send a smaller number.");
+        throw new InputInvalidException(path, "is out of range for " + sqlName() + ": " + e.cause(),
+            "Send a number " + sqlName() + " can hold.");
       }
     }
     if (json instanceof JsonString s) {

@@ -1,12 +1,26 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonBoolean;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonNumber;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code json} and {@code jsonb}: a {@link JsonValue}, embedded as is in JSON. Not comparable in process
  * ({@code jsonb}'s ordering rules are PostgreSQL-internal): filters may only test them for NULL.
+ *
+ * <p>Text: a {@code jsonb} prints as {@code jsonb_out} does; a {@code json} document is kept verbatim by
+ * PostgreSQL, so it has no one text, and Runnel writes it compactly.
  *
  * <p>A {@code json} value whose text repeats a member name is refused ({@code jsonb} keeps the last one, so use
  * {@code jsonb}); a document that is JSON {@code null} cannot be told from SQL NULL on the wire.
@@ -35,7 +49,50 @@ final class JsonDocumentType implements ColumnType {
 
   @Override
   public String format(Object value) {
-    return Json.write((JsonValue) value);
+    if (name.equals("json")) {
+      return Json.write((JsonValue) value);
+    }
+    StringBuilder out = new StringBuilder();
+    writeJsonb((JsonValue) value, out);
+    return out.toString();
+  }
+
+  /**
+   * {@code jsonb_out}'s text ({@code JsonbToCString} in {@code src/backend/utils/adt/jsonb.c}): {@code ", "} and
+   * {@code ": "} between items, members in jsonb's order (a shorter name first, then by UTF-8 bytes:
+   * {@code lengthCompareJsonbStringValue} in {@code jsonb_util.c}), numbers as {@code numeric} prints them.
+   */
+  private static void writeJsonb(JsonValue value, StringBuilder out) {
+    switch (value) {
+      case JsonObject o -> {
+        List<Map.Entry<String, JsonValue>> members = new ArrayList<>(o.members().entrySet());
+        members.sort((a, b) -> compareJsonbKeys(a.getKey(), b.getKey()));
+        out.append('{');
+        for (int i = 0; i < members.size(); i++) {
+          out.append(i == 0 ? "" : ", ").append(Json.write(new JsonString(members.get(i).getKey()))).append(": ");
+          writeJsonb(members.get(i).getValue(), out);
+        }
+        out.append('}');
+      }
+      case JsonArray a -> {
+        out.append('[');
+        for (int i = 0; i < a.size(); i++) {
+          out.append(i == 0 ? "" : ", ");
+          writeJsonb(a.get(i), out);
+        }
+        out.append(']');
+      }
+      case JsonNumber n -> out.append(PgNumeric.parse(n.text()).text());
+      case JsonString s -> out.append(Json.write(s));
+      case JsonBoolean b -> out.append(b.value() ? "true" : "false");
+      case JsonNull n -> out.append("null");
+    }
+  }
+
+  private static int compareJsonbKeys(String a, String b) {
+    byte[] x = a.getBytes(StandardCharsets.UTF_8);
+    byte[] y = b.getBytes(StandardCharsets.UTF_8);
+    return x.length != y.length ? Integer.compare(x.length, y.length) : Arrays.compareUnsigned(x, y);
   }
 
   @Override

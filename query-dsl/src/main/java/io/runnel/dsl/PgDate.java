@@ -8,7 +8,7 @@ package io.runnel.dsl;
  * them ({@code DATEVAL_NOEND}, {@code DATEVAL_NOBEGIN} in {@code src/include/datatype/timestamp.h}), so plain
  * integer order is PostgreSQL's order. Use {@link #isFinite()} rather than comparing with them.
  *
- * @param epochDay days since 1970-01-01, within 4713 BC to 5874897 AD, or one of the two infinities
+ * @param epochDay days since 1970-01-01, within 4714-11-24 BC to 5874897-12-31, or one of the two infinities
  */
 public record PgDate(int epochDay) implements Comparable<PgDate> {
 

@@ -1,16 +1,19 @@
 package io.runnel.dsl;
 
 /**
- * A PostgreSQL {@code timestamp} or {@code timestamptz}: microseconds since 1970-01-01 00:00 (UTC for
+ * A PostgreSQL {@code timestamp} or {@code timestamptz}: microseconds since 2000-01-01 00:00 (UTC for
  * {@code timestamptz}), or {@code infinity} / {@code -infinity}.
  *
- * <p>The infinities sit at {@link Long#MAX_VALUE} and {@link Long#MIN_VALUE}, as PostgreSQL itself stores them
- * ({@code DT_NOEND}, {@code DT_NOBEGIN} in {@code src/include/datatype/timestamp.h}), so plain integer order is
- * PostgreSQL's order. Use {@link #isFinite()} rather than comparing with them.
+ * <p>The count is PostgreSQL's own ({@code Timestamp} in {@code src/include/datatype/timestamp.h}): from its epoch
+ * 2000-01-01, so that the whole range up to 294276-12-31 fits in a {@code long} (from 1970 the last 30 years would
+ * not). The infinities sit at {@link Long#MAX_VALUE} and {@link Long#MIN_VALUE}, as PostgreSQL itself stores them
+ * ({@code DT_NOEND}, {@code DT_NOBEGIN}), so plain integer order is PostgreSQL's order. Use {@link #isFinite()}
+ * rather than comparing with them.
  *
- * @param epochMicros microseconds since the epoch, within 4713 BC to 294276 AD, or one of the two infinities
+ * @param micros microseconds since 2000-01-01 00:00, from 4714-11-24 BC to 294276-12-31 23:59:59.999999, or one of
+ *     the two infinities
  */
-public record PgTimestamp(long epochMicros) implements Comparable<PgTimestamp> {
+public record PgTimestamp(long micros) implements Comparable<PgTimestamp> {
 
   /** {@code infinity}: later than every timestamp. */
   public static final PgTimestamp INFINITY = new PgTimestamp(Long.MAX_VALUE);
@@ -19,17 +22,16 @@ public record PgTimestamp(long epochMicros) implements Comparable<PgTimestamp> {
 
   /** @throws IllegalArgumentException when a finite value is outside PostgreSQL's timestamp range */
   public PgTimestamp {
-    if (epochMicros != Long.MAX_VALUE && epochMicros != Long.MIN_VALUE) {
-      long day = Math.floorDiv(epochMicros, Calendar.MICROS_PER_DAY);
-      if (day < Calendar.MIN_DAY || day > Calendar.MAX_TIMESTAMP_DAY) {
-        throw new IllegalArgumentException(epochMicros + " µs is outside PostgreSQL's timestamp range");
-      }
+    if (micros != Long.MAX_VALUE && micros != Long.MIN_VALUE
+        && (micros < Calendar.MIN_TIMESTAMP || micros >= Calendar.END_TIMESTAMP)) {
+      throw new IllegalArgumentException(micros + " µs since 2000 is outside PostgreSQL's timestamp range");
     }
   }
 
-  /** The timestamp {@code epochMillis} milliseconds after the epoch. */
+  /** The timestamp {@code epochMillis} milliseconds after 1970-01-01 00:00. */
   public static PgTimestamp ofEpochMillis(long epochMillis) {
-    return new PgTimestamp(Math.multiplyExact(epochMillis, 1000L));
+    return new PgTimestamp(Math.subtractExact(Math.multiplyExact(epochMillis, 1000L),
+        Calendar.POSTGRES_EPOCH_DAY * Calendar.MICROS_PER_DAY));
   }
 
   /**
@@ -66,7 +68,7 @@ public record PgTimestamp(long epochMicros) implements Comparable<PgTimestamp> {
 
   /** Whether this is a point in time rather than an infinity. */
   public boolean isFinite() {
-    return epochMicros != Long.MAX_VALUE && epochMicros != Long.MIN_VALUE;
+    return micros != Long.MAX_VALUE && micros != Long.MIN_VALUE;
   }
 
   /**
@@ -75,9 +77,9 @@ public record PgTimestamp(long epochMicros) implements Comparable<PgTimestamp> {
    */
   public String pgText(boolean zone) {
     if (!isFinite()) {
-      return epochMicros > 0 ? "infinity" : "-infinity";
+      return micros > 0 ? "infinity" : "-infinity";
     }
-    return Calendar.formatPgTimestamp(epochMicros, zone);
+    return Calendar.formatPgTimestamp(micros, zone);
   }
 
   /**
@@ -86,14 +88,14 @@ public record PgTimestamp(long epochMicros) implements Comparable<PgTimestamp> {
    */
   public String isoText(boolean zone) {
     if (!isFinite()) {
-      return epochMicros > 0 ? "infinity" : "-infinity";
+      return micros > 0 ? "infinity" : "-infinity";
     }
-    return Calendar.formatIsoTimestamp(epochMicros, zone);
+    return Calendar.formatIsoTimestamp(micros, zone);
   }
 
   @Override
   public int compareTo(PgTimestamp other) {
-    return Long.compare(epochMicros, other.epochMicros);
+    return Long.compare(micros, other.micros);
   }
 
   @Override

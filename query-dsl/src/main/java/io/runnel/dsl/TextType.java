@@ -20,7 +20,7 @@ final class TextType implements ColumnType {
 
   @Override
   public Object parse(String pgText) {
-    return pgText;
+    return coerce(pgText);
   }
 
   @Override
