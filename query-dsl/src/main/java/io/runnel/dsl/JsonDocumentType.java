@@ -11,7 +11,6 @@ import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -92,7 +91,16 @@ final class JsonDocumentType implements ColumnType {
   private static int compareJsonbKeys(String a, String b) {
     byte[] x = a.getBytes(StandardCharsets.UTF_8);
     byte[] y = b.getBytes(StandardCharsets.UTF_8);
-    return x.length != y.length ? Integer.compare(x.length, y.length) : Arrays.compareUnsigned(x, y);
+    if (x.length != y.length) {
+      return Integer.compare(x.length, y.length);
+    }
+    for (int i = 0; i < x.length; i++) {
+      int c = Integer.compare(x[i] & 0xff, y[i] & 0xff);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
   }
 
   @Override
