@@ -1,9 +1,7 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.CanonicalJson;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
-import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonPath;
@@ -96,14 +94,13 @@ public final class EntityRef {
    * @throws IllegalArgumentException when a key column is missing or NULL
    */
   public String keyOf(Row row) {
-    if (key.size() == 1) {
-      return columns.get(key.get(0)).type().format(keyValue(row, key.get(0)));
-    }
-    List<JsonValue> parts = new ArrayList<>(key.size());
+    List<ColumnType> types = new ArrayList<>(key.size());
+    List<Object> values = new ArrayList<>(key.size());
     for (String k : key) {
-      parts.add(columns.get(k).type().toJson(keyValue(row, k)));
+      types.add(columns.get(k).type());
+      values.add(keyValue(row, k));
     }
-    return CanonicalJson.write(new JsonArray(parts));
+    return RecordKeys.of(types, values);
   }
 
   private Object keyValue(Row row, String column) {

@@ -77,8 +77,12 @@ public enum ErrorCode {
   X_RECORD_REJECTED(422),
   /** An outbox entry older than the server's idempotency retention; it is failed, never replayed. */
   X_OFFLINE_QUEUE_ABANDONED(410),
-  /** The bus is down; publishes fail at once. */
-  X_TRANSPORT_UNAVAILABLE(503);
+  /** The bus is down or refused a publish; publishes fail at once. */
+  X_TRANSPORT_UNAVAILABLE(503),
+  /** Logical replication cannot run: {@code wal_level}, the publication, the slot or the stream itself. */
+  X_REPLICATION_FAILED(503),
+  /** A published table's replica identity hides old rows (NOTHING, or DEFAULT without a primary key): a warning. */
+  X_LIVE_REPLICA_IDENTITY(500);
 
   private final int httpStatus;
 

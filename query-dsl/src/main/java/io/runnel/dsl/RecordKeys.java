@@ -1,0 +1,36 @@
+package io.runnel.dsl;
+
+import io.runnel.wire.CanonicalJson;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The record key spelling of {@code PROTOCOL.md} ("Record"): a one-column key is that column's value as
+ * PostgreSQL prints it; a composite key is the RFC 8785 canonical JSON array of the values' JSON encodings.
+ */
+public final class RecordKeys {
+
+  private RecordKeys() {}
+
+  /**
+   * The key of non-null {@code values}, each of the type at the same index.
+   *
+   * @throws IllegalArgumentException when the lists differ in size or are empty
+   * @throws NullPointerException when a value is null
+   */
+  public static String of(List<ColumnType> types, List<Object> values) {
+    if (types.size() != values.size() || types.isEmpty()) {
+      throw new IllegalArgumentException("A key needs one type per value, and at least one value");
+    }
+    if (types.size() == 1) {
+      return types.get(0).format(java.util.Objects.requireNonNull(values.get(0), "key value"));
+    }
+    List<JsonValue> parts = new ArrayList<>(types.size());
+    for (int i = 0; i < types.size(); i++) {
+      parts.add(types.get(i).toJson(java.util.Objects.requireNonNull(values.get(i), "key value")));
+    }
+    return CanonicalJson.write(new JsonArray(parts));
+  }
+}

@@ -1,0 +1,19 @@
+package io.runnel.bus;
+
+import java.util.Objects;
+
+/**
+ * One message as a subscriber receives it.
+ *
+ * @param subject the subject it was published on
+ * @param payload its bytes (the JSON envelope of {@code io.runnel.replicator.ChangeEnvelope} for change subjects); not copied, do not
+ *     modify
+ */
+public record TransportMessage(String subject, byte[] payload) {
+
+  /** Checks both parts are given. */
+  public TransportMessage {
+    Objects.requireNonNull(subject, "subject");
+    Objects.requireNonNull(payload, "payload");
+  }
+}

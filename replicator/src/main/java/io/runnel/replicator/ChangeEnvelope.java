@@ -1,0 +1,231 @@
+package io.runnel.replicator;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Row;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonBoolean;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonNumber;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The bus's JSON envelope for a {@link ChangeEvent} (field names are stable; {@code docs/protocol.md}, "Bus
+ * envelope"). Rows are encoded per column type as {@code PROTOCOL.md} ("Values") says, so a consumer decodes them
+ * with the entity's types.
+ *
+ * <pre>{@code {"v":1,"table":"public.posts","entity":"posts","op":"update","key":"…","row":{…},"old":null,
+ *  "omitted":[],"lsn":"<24 hex>","xid":731,"last":true,"commitTime":1732880000000,"write":null,
+ *  "producer":"…","seq":42,"source":"replicator"}}</pre>
+ */
+public final class ChangeEnvelope {
+
+  /** The envelope's version field. */
+  public static final int VERSION = 1;
+
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+
+  private ChangeEnvelope() {}
+
+  /**
+   * The envelope of {@code event}, its rows encoded with {@code columnTypes} (column name to type).
+   *
+   * @throws IllegalArgumentException when a row holds a column {@code columnTypes} lacks
+   */
+  public static byte[] encode(ChangeEvent event, Map<String, ColumnType> columnTypes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeNumberField("v", VERSION);
+      g.writeStringField("table", event.table());
+      g.writeStringField("entity", event.entity());
+      g.writeStringField("op", event.op().wireName());
+      g.writeStringField("key", event.key());
+      g.writeFieldName("row");
+      writeRow(g, event.row(), columnTypes);
+      g.writeFieldName("old");
+      writeRow(g, event.old(), columnTypes);
+      g.writeArrayFieldStart("omitted");
+      for (String c : event.omitted()) {
+        g.writeString(c);
+      }
+      g.writeEndArray();
+      g.writeStringField("lsn", event.lsn());
+      g.writeNumberField("xid", event.xid());
+      g.writeBooleanField("last", event.last());
+      g.writeNumberField("commitTime", event.commitTime());
+      g.writeStringField("write", event.write());
+      g.writeStringField("producer", event.producer());
+      g.writeNumberField("seq", event.seq());
+      g.writeStringField("source", event.source().name().toLowerCase(java.util.Locale.ROOT));
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static void writeRow(JsonGenerator g, @Nullable Row row, Map<String, ColumnType> types) throws IOException {
+    if (row == null) {
+      g.writeNull();
+      return;
+    }
+    g.writeStartObject();
+    for (Map.Entry<String, @Nullable Object> e : row.values().entrySet()) {
+      ColumnType type = types.get(e.getKey());
+      if (type == null) {
+        throw new IllegalArgumentException("No type for column '" + e.getKey() + "'");
+      }
+      g.writeFieldName(e.getKey());
+      Object v = e.getValue();
+      write(g, v == null ? JsonNull.NULL : type.toJson(v));
+    }
+    g.writeEndObject();
+  }
+
+  private static void write(JsonGenerator g, JsonValue v) throws IOException {
+    switch (v) {
+      case JsonNull n -> g.writeNull();
+      case JsonBoolean b -> g.writeBoolean(b.value());
+      case JsonNumber n -> g.writeNumber(n.text());
+      case JsonString s -> g.writeString(s.value());
+      case JsonArray a -> {
+        g.writeStartArray();
+        for (JsonValue e : a.elements()) {
+          write(g, e);
+        }
+        g.writeEndArray();
+      }
+      case JsonObject o -> {
+        g.writeStartObject();
+        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+          g.writeFieldName(e.getKey());
+          write(g, e.getValue());
+        }
+        g.writeEndObject();
+      }
+    }
+  }
+
+  /**
+   * Decodes an envelope. Rows of an entity {@code entities} knows (by name) are typed through its columns; rows of
+   * any other table keep their JSON values.
+   *
+   * @throws RunnelException ({@code X_INPUT_INVALID}) for an envelope that is not this version's JSON
+   */
+  public static ChangeEvent decode(byte[] payload, Function<String, @Nullable EntityRef> entities) {
+    JsonNode n;
+    try {
+      n = MAPPER.readTree(payload);
+    } catch (IOException e) {
+      throw invalid("is not JSON: " + e.getMessage());
+    }
+    if (n == null || !n.isObject() || n.path("v").asInt(-1) != VERSION) {
+      throw invalid("is not a version " + VERSION + " change envelope");
+    }
+    try {
+      String entityName = text(n, "entity");
+      EntityRef entity = entityName == null ? null : entities.apply(entityName);
+      List<String> omitted = new ArrayList<>();
+      for (JsonNode c : n.path("omitted")) {
+        omitted.add(c.asText());
+      }
+      return new ChangeEvent(
+          required(n, "table"),
+          entityName,
+          ChangeOp.ofWireName(required(n, "op")),
+          text(n, "key"),
+          row(n.get("row"), entity),
+          row(n.get("old"), entity),
+          omitted,
+          required(n, "lsn"),
+          n.path("xid").asLong(),
+          n.path("last").asBoolean(),
+          n.path("commitTime").asLong(),
+          text(n, "write"),
+          required(n, "producer"),
+          n.path("seq").asLong(),
+          ChangeEvent.Source.valueOf(required(n, "source").toUpperCase(java.util.Locale.ROOT)));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw invalid("is malformed: " + e.getMessage());
+    }
+  }
+
+  private static @Nullable Row row(@Nullable JsonNode node, @Nullable EntityRef entity) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    JsonValue json = toValue(node);
+    if (entity != null) {
+      return entity.rowFromJson(json, "row");
+    }
+    LinkedHashMap<String, @Nullable Object> values = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonValue> e : ((JsonObject) json).members().entrySet()) {
+      values.put(e.getKey(), e.getValue() == JsonNull.NULL ? null : e.getValue());
+    }
+    return Row.of(values);
+  }
+
+  /** Jackson's tree as Runnel's JSON value; numbers keep their text. */
+  static JsonValue toValue(JsonNode node) {
+    JsonNodeType t = node.getNodeType();
+    return switch (t) {
+      case NULL, MISSING -> JsonNull.NULL;
+      case BOOLEAN -> JsonBoolean.of(node.booleanValue());
+      case NUMBER -> new JsonNumber(node.isBigDecimal() ? node.decimalValue().toString() : node.asText());
+      case STRING -> new JsonString(node.textValue());
+      case ARRAY -> {
+        List<JsonValue> out = new ArrayList<>(node.size());
+        for (JsonNode e : node) {
+          out.add(toValue(e));
+        }
+        yield new JsonArray(out);
+      }
+      case OBJECT -> {
+        LinkedHashMap<String, JsonValue> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+          out.put(e.getKey(), toValue(e.getValue()));
+        }
+        yield new JsonObject(out);
+      }
+      case BINARY, POJO -> throw new IllegalArgumentException("unexpected " + t + " in an envelope");
+    };
+  }
+
+  private static String required(JsonNode n, String field) {
+    String v = text(n, field);
+    if (v == null) {
+      throw new IllegalArgumentException("field '" + field + "' is missing");
+    }
+    return v;
+  }
+
+  private static @Nullable String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static RunnelException invalid(String problem) {
+    return new RunnelException(ErrorCode.X_INPUT_INVALID, "The change envelope " + problem + ".",
+        "Publish change envelopes with ChangeEnvelope.encode; check that producer and consumer run the same version.");
+  }
+}

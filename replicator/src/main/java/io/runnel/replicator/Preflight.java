@@ -1,0 +1,209 @@
+package io.runnel.replicator;
+
+import io.runnel.dsl.Entity;
+import io.runnel.wire.ErrorCode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The checks and set-up before streaming, in this order: {@code wal_level} is {@code logical}; the publication
+ * exists and holds every declared entity's table (created or extended, never shrunk); each table's replica identity
+ * lets old rows through (warned otherwise) and has the entity's columns; the slot exists with {@code pgoutput}.
+ */
+final class Preflight {
+
+  private Preflight() {}
+
+  /**
+   * Runs the checks on {@code c} (a plain connection to the replicated database).
+   *
+   * @return warnings, each {@code X_LIVE_REPLICA_IDENTITY: cause Fix: fix}
+   * @throws ReplicationException ({@code X_REPLICATION_FAILED}) when replication cannot run, with the fix (the
+   *     setting or the statement to run)
+   * @throws SQLException when the database fails otherwise
+   */
+  static List<String> run(Connection c, String slot, String publication, Collection<Entity> entities)
+      throws SQLException {
+    checkWalLevel(c);
+    ensurePublication(c, publication, entities);
+    List<String> warnings = new ArrayList<>();
+    for (Entity e : entities) {
+      checkTable(c, e, warnings);
+    }
+    ensureSlot(c, slot);
+    return warnings;
+  }
+
+  private static void checkWalLevel(Connection c) throws SQLException {
+    String level = one(c, "SHOW wal_level");
+    if (!"logical".equals(level)) {
+      throw new ReplicationException("wal_level is '" + level + "'; logical decoding needs 'logical'.",
+          "Run ALTER SYSTEM SET wal_level = logical; then restart PostgreSQL (a reload is not enough).");
+    }
+  }
+
+  private static void ensurePublication(Connection c, String publication, Collection<Entity> entities)
+      throws SQLException {
+    Boolean allTables = null;
+    try (PreparedStatement s = c.prepareStatement("SELECT puballtables FROM pg_publication WHERE pubname = ?")) {
+      s.setString(1, publication);
+      try (ResultSet r = s.executeQuery()) {
+        if (r.next()) {
+          allTables = r.getBoolean(1);
+        }
+      }
+    }
+    List<String> tables = new ArrayList<>();
+    for (Entity e : entities) {
+      String t = quoted(e);
+      if (!tables.contains(t)) {
+        tables.add(t);
+      }
+    }
+    if (allTables == null) {
+      String sql = "CREATE PUBLICATION " + quote(publication) + (tables.isEmpty() ? "" : " FOR TABLE "
+          + String.join(", ", tables));
+      execute(c, sql, "create the publication");
+      return;
+    }
+    if (allTables) {
+      return;
+    }
+    Set<String> present = new HashSet<>();
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT schemaname, tablename FROM pg_publication_tables WHERE pubname = ?")) {
+      s.setString(1, publication);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          present.add(r.getString(1) + "." + r.getString(2));
+        }
+      }
+    }
+    for (Entity e : entities) {
+      if (!present.contains(e.qualifiedTable())) {
+        execute(c, "ALTER PUBLICATION " + quote(publication) + " ADD TABLE " + quoted(e), "add a table to the publication");
+        present.add(e.qualifiedTable());
+      }
+    }
+  }
+
+  private static void checkTable(Connection c, Entity e, List<String> warnings) throws SQLException {
+    String identity;
+    boolean primaryKey;
+    Set<String> columns = new HashSet<>();
+    try (PreparedStatement s = c.prepareStatement("""
+        SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ? AND c.relname = ?""")) {
+      s.setString(1, e.schema());
+      s.setString(2, e.table());
+      try (ResultSet r = s.executeQuery()) {
+        if (!r.next()) {
+          throw new ReplicationException("Entity '" + e.name() + "' is declared on table " + e.qualifiedTable()
+              + ", which does not exist.", "Create the table (run the app's migrations) or fix .table(...) on the entity.");
+        }
+        identity = r.getString(1);
+        primaryKey = r.getBoolean(2);
+      }
+    }
+    try (PreparedStatement s = c.prepareStatement("""
+        SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped""")) {
+      s.setString(1, e.schema());
+      s.setString(2, e.table());
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          columns.add(r.getString(1));
+        }
+      }
+    }
+    for (io.runnel.dsl.Column col : e.ref().columns()) {
+      if (!columns.contains(col.name())) {
+        throw new ReplicationException("Entity '" + e.name() + "' declares column '" + col.name() + "', which table "
+            + e.qualifiedTable() + " lacks.", "Add the column to the table, or remove it from the entity's columns.");
+      }
+    }
+    if ("n".equals(identity) || ("d".equals(identity) && !primaryKey)) {
+      warnings.add(ErrorCode.X_LIVE_REPLICA_IDENTITY.name() + ": table " + e.qualifiedTable() + " has replica identity "
+          + ("n".equals(identity) ? "NOTHING" : "DEFAULT without a primary key")
+          + ", so its updates and deletes reach Runnel without the old row's key. Fix: ALTER TABLE " + quoted(e)
+          + " REPLICA IDENTITY FULL; (or give it a primary key).");
+    }
+  }
+
+  private static void ensureSlot(Connection c, String slot) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT plugin, database, slot_type FROM pg_replication_slots WHERE slot_name = ?")) {
+      s.setString(1, slot);
+      try (ResultSet r = s.executeQuery()) {
+        if (r.next()) {
+          String plugin = r.getString(1);
+          String database = r.getString(2);
+          if (!"logical".equals(r.getString(3)) || !"pgoutput".equals(plugin)) {
+            throw new ReplicationException("Slot '" + slot + "' exists but is not a pgoutput logical slot (plugin "
+                + plugin + ").", "Drop it (SELECT pg_drop_replication_slot('" + slot + "')) or set REPLICATION_SLOT to another name.");
+          }
+          String current = one(c, "SELECT current_database()");
+          if (!current.equals(database)) {
+            throw new ReplicationException("Slot '" + slot + "' belongs to database '" + database + "', not '" + current
+                + "'.", "Set REPLICATION_SLOT to a name of its own for this database.");
+          }
+          return;
+        }
+      }
+    }
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_create_logical_replication_slot(?, 'pgoutput')")) {
+      s.setString(1, slot);
+      s.execute();
+    } catch (SQLException e) {
+      if ("42710".equals(e.getSQLState())) {
+        return; // another replicator created it meanwhile
+      }
+      throw refused(e, "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput');", "create the slot");
+    }
+  }
+
+  private static void execute(Connection c, String sql, String what) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw refused(e, sql + ";", what);
+    }
+  }
+
+  private static SQLException refused(SQLException e, String sql, String what) {
+    if ("42501".equals(e.getSQLState())) {
+      throw new ReplicationException("The database user may not " + what + ": " + e.getMessage(),
+          "Run as an owner or superuser: " + sql + " (or grant the replicator's user the right to).", e);
+    }
+    if ("42P01".equals(e.getSQLState())) {
+      throw new ReplicationException("Could not " + what + ": " + e.getMessage(),
+          "Create the missing table (run the app's migrations), then restart.", e);
+    }
+    return e;
+  }
+
+  private static String one(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getString(1);
+    }
+  }
+
+  private static String quoted(Entity e) {
+    return quote(e.schema()) + "." + quote(e.table());
+  }
+
+  private static String quote(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
+  }
+}

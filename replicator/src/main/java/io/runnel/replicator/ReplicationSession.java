@@ -1,0 +1,157 @@
+package io.runnel.replicator;
+
+import io.runnel.bus.Subjects;
+import io.runnel.bus.Transport;
+import io.runnel.dsl.Entity;
+import io.runnel.wire.Nullable;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+
+/**
+ * One streaming attempt: opens the replication connection, reads {@code pgoutput} from the slot's confirmed
+ * position, publishes each change on the bus as it is decoded, and confirms the slot.
+ *
+ * <p>Invariant: the slot is confirmed up to a commit only after {@link Transport#flush} returned for every change
+ * of it, so a change the bus did not take is sent again after a redial (with the identical LSN). Confirmations
+ * are batched: after 100 ms or 1,000 commits, and at once when the stream goes idle. pgjdbc answers the server's
+ * keepalives only inside {@code readPending}, which this loop keeps calling, idle or not.
+ */
+final class ReplicationSession implements AutoCloseable {
+
+  private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  private static final long CONFIRM_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final int CONFIRM_EVERY_COMMITS = 1_000;
+
+  /** Where the session reports progress. */
+  interface Progress {
+    /** Every change up to {@code lsn} is on the bus and confirmed to the slot. */
+    void confirmed(Lsn lsn, long commitTimeMillis);
+
+    /** A change was published. */
+    void published();
+  }
+
+  private final Connection connection;
+  private final PGReplicationStream stream;
+  private final Transport transport;
+  private final Duration flushDeadline;
+  private final TransactionAssembler assembler;
+  private final Progress progress;
+  private @Nullable Lsn unconfirmed;
+  private long unconfirmedCommitMillis;
+  private int commitsSinceConfirm;
+  private long lastConfirmNanos = System.nanoTime();
+
+  private ReplicationSession(Connection connection, PGReplicationStream stream, Transport transport,
+      Duration flushDeadline, Function<String, @Nullable Entity> entities, Progress progress) {
+    this.connection = connection;
+    this.stream = stream;
+    this.transport = transport;
+    this.flushDeadline = flushDeadline;
+    this.progress = progress;
+    this.assembler = new TransactionAssembler(entities, Producer.PROCESS, (event, schema) -> {
+      String[] parts = event.table().split("\\.", 2);
+      transport.publish(Subjects.changes(parts[0], parts[1]), ChangeEnvelope.encode(event, schema.columnTypes()));
+      progress.published();
+    });
+  }
+
+  /**
+   * Opens the stream on {@code slot} from {@code start}.
+   *
+   * @throws SQLException when the connection or the stream cannot be opened
+   */
+  static ReplicationSession open(String jdbcUrl, Properties replicationProperties, String slot, String publication,
+      Lsn start, Transport transport, Duration flushDeadline, Function<String, @Nullable Entity> entities,
+      Progress progress) throws SQLException {
+    Connection c = DriverManager.getConnection(jdbcUrl, replicationProperties);
+    try {
+      PGReplicationStream s = c.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
+          .withSlotName(slot)
+          .withStartPosition(LogSequenceNumber.valueOf(start.value()))
+          .withSlotOption("proto_version", "1")
+          .withSlotOption("publication_names", publication)
+          .withSlotOption("messages", "true")
+          .withStatusInterval(10, TimeUnit.SECONDS)
+          .withAutomaticFlush(false)
+          .start();
+      return new ReplicationSession(c, s, transport, flushDeadline, entities, progress);
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Streams until {@code keepGoing} turns false (then returns normally) or the stream fails (then throws).
+   *
+   * @throws SQLException when the replication connection fails
+   * @throws io.runnel.bus.TransportUnavailableException when the bus refuses a change (nothing past the last
+   *     confirmed commit is confirmed)
+   */
+  void run(BooleanSupplier keepGoing) throws SQLException {
+    while (keepGoing.getAsBoolean()) {
+      ByteBuffer buffer = stream.readPending();
+      if (buffer == null) {
+        if (!assembler.inTransaction()) {
+          confirm();
+        }
+        LockSupport.parkNanos(IDLE_PARK_NANOS);
+        continue;
+      }
+      WalMessage.Commit commit = assembler.accept(PgOutputDecoder.decode(buffer));
+      if (commit != null) {
+        unconfirmed = commit.endLsn();
+        unconfirmedCommitMillis = commit.commitTimeMicros() / 1000 + 946_684_800_000L;
+        commitsSinceConfirm++;
+        if (commitsSinceConfirm >= CONFIRM_EVERY_COMMITS || System.nanoTime() - lastConfirmNanos >= CONFIRM_EVERY_NANOS) {
+          confirm();
+        }
+      }
+    }
+  }
+
+  private void confirm() throws SQLException {
+    Lsn lsn = unconfirmed;
+    if (lsn == null) {
+      return;
+    }
+    transport.flush(flushDeadline);
+    LogSequenceNumber l = LogSequenceNumber.valueOf(lsn.value());
+    stream.setAppliedLSN(l);
+    stream.setFlushedLSN(l);
+    stream.forceUpdateStatus();
+    unconfirmed = null;
+    commitsSinceConfirm = 0;
+    lastConfirmNanos = System.nanoTime();
+    progress.confirmed(lsn, unconfirmedCommitMillis);
+  }
+
+  /** Closes the stream and its connection, from any thread; a running {@link #run} then fails or returns. */
+  @Override
+  public void close() {
+    try {
+      if (!stream.isClosed()) {
+        stream.close();
+      }
+    } catch (SQLException | RuntimeException e) {
+      // The connection is going away anyway; closing it below is what matters.
+    }
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      // Already broken: nothing more to release.
+    }
+  }
+}

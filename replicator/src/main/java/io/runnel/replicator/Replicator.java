@@ -1,0 +1,419 @@
+package io.runnel.replicator;
+
+import io.runnel.bus.Transport;
+import io.runnel.dsl.Entity;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Streams a PostgreSQL database's WAL onto the bus: one {@link ChangeEvent} per row change, in commit order,
+ * losing nothing.
+ *
+ * <p>Lifecycle ({@code docs/replicator.md}): take the slot's session advisory lock
+ * ({@code pg_try_advisory_lock(hashtext('runnel:replicator:' || slot))}) on a connection of its own, or wait as a
+ * standby and retry; run {@link Preflight}; stream from the slot's confirmed position; confirm the slot only after
+ * the bus accepted every change up to a commit. A stream that ends is redialled with jittered exponential backoff,
+ * capped; a lost lock session stops the stream at once. Delivery is at least once: a redelivered change carries
+ * the identical LSN.
+ *
+ * <pre>{@code
+ * Replicator r = Replicator.builder().database(url).entities(entities).transport(bus).build();
+ * r.start();   // returns at once; r.stats() tells what it is doing
+ * r.stop();
+ * }</pre>
+ */
+public final class Replicator implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(Replicator.class.getName());
+  private static final String LOCK_PREFIX = "runnel:replicator:";
+
+  private final DatabaseUrl database;
+  private final DatabaseUrl replication;
+  private final String slot;
+  private final String publication;
+  private final List<Entity> entities;
+  private final Map<String, Entity> entityByTable;
+  private final Transport transport;
+  private final Clock clock;
+  private final Duration standbyRetry;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Duration flushDeadline;
+
+  private final Object lock = new Object();
+  private volatile boolean running;
+  private volatile @Nullable Thread thread;
+  private volatile ReplicatorStats.State state = ReplicatorStats.State.STOPPED;
+  private volatile @Nullable Lsn confirmed;
+  private volatile long confirmedCommitMillis;
+  private volatile long lagBytes;
+  private volatile @Nullable String lastFailure;
+  private volatile List<String> warnings = List.of();
+  private final AtomicLong restarts = new AtomicLong();
+  private final AtomicLong published = new AtomicLong();
+
+  private Replicator(Builder b) {
+    this.database = Objects.requireNonNull(b.database, "database");
+    this.replication = b.replication != null ? b.replication : b.database;
+    new ReplicatorConfig(database, replication, b.slot, b.publication);
+    this.slot = b.slot;
+    this.publication = b.publication;
+    this.entities = List.copyOf(b.entities);
+    Map<String, Entity> byTable = new HashMap<>();
+    for (Entity e : entities) {
+      byTable.put(e.qualifiedTable(), e);
+    }
+    this.entityByTable = byTable;
+    this.transport = Objects.requireNonNull(b.transport, "transport");
+    this.clock = b.clock;
+    this.standbyRetry = b.standbyRetry;
+    this.initialBackoff = b.initialBackoff;
+    this.maxBackoff = b.maxBackoff;
+    this.flushDeadline = b.flushDeadline;
+  }
+
+  /** A builder; {@link Builder#database}, {@link Builder#transport} are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts streaming on a background thread; returns at once. Does nothing when already started. */
+  public void start() {
+    synchronized (lock) {
+      if (running) {
+        return;
+      }
+      running = true;
+      thread = Thread.ofPlatform().name("runnel-replicator-" + slot).daemon(true).start(this::loop);
+    }
+  }
+
+  /** Stops streaming and releases the slot's lock; waits up to 10 s for the stream to close. */
+  public void stop() {
+    Thread t;
+    synchronized (lock) {
+      running = false;
+      t = thread;
+      thread = null;
+    }
+    if (t != null) {
+      t.interrupt();
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    state = ReplicatorStats.State.STOPPED;
+  }
+
+  /** Same as {@link #stop()}. */
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** What the replicator is doing now. */
+  public ReplicatorStats stats() {
+    Lsn c = confirmed;
+    double lagSeconds = lagBytes > 0 && confirmedCommitMillis > 0
+        ? Math.max(0, (clock.millis() - confirmedCommitMillis) / 1000.0) : 0;
+    return new ReplicatorStats(state, restarts.get(), c, lagBytes, lagSeconds, published.get(), lastFailure,
+        warnings);
+  }
+
+  private void loop() {
+    int attempt = 0;
+    while (running) {
+      boolean streamed = false;
+      try (Connection lockConnection = DriverManager.getConnection(database.jdbcUrl(), database.properties())) {
+        if (!tryLock(lockConnection)) {
+          state = ReplicatorStats.State.STANDBY;
+          sleep(standbyRetry);
+          continue;
+        }
+        state = ReplicatorStats.State.STARTING;
+        List<String> found = Preflight.run(lockConnection, slot, publication, entities);
+        if (!found.equals(warnings)) {
+          found.forEach(w -> LOG.log(Level.WARNING, w));
+        }
+        warnings = found;
+        Lsn start = slotPosition(lockConnection);
+        if (confirmed == null) {
+          confirmed = start;
+        }
+        streamed = stream(lockConnection, start);
+      } catch (RunnelException e) {
+        fail(e.code().name() + ": " + e.cause() + " Fix: " + e.fix(), e);
+      } catch (SQLException e) {
+        fail("X_REPLICATION_FAILED: " + e.getMessage() + " (SQLState " + e.getSQLState() + ")", e);
+      } catch (RuntimeException e) {
+        fail("X_INTERNAL: " + e, e);
+      }
+      if (!running) {
+        break;
+      }
+      restarts.incrementAndGet();
+      attempt = streamed ? 1 : attempt + 1;
+      state = ReplicatorStats.State.BACKING_OFF;
+      sleep(backoff(attempt));
+    }
+    state = ReplicatorStats.State.STOPPED;
+  }
+
+  /** Streams while running and while the lock session lives; returns whether anything was confirmed. */
+  private boolean stream(Connection lockConnection, Lsn start) throws SQLException {
+    long confirmedBefore = confirmedCount.get();
+    Watchdog watchdog = new Watchdog(lockConnection);
+    Properties props = database == replication ? database.properties() : replication.properties();
+    props.setProperty("replication", "database");
+    props.setProperty("assumeMinServerVersion", "10");
+    props.setProperty("preferQueryMode", "simple");
+    try (ReplicationSession session = ReplicationSession.open(replication.jdbcUrl(), props, slot, publication, start,
+        transport, flushDeadline, entityByTable::get, new ReplicationSession.Progress() {
+          @Override
+          public void confirmed(Lsn lsn, long commitTimeMillis) {
+            confirmed = lsn;
+            confirmedCommitMillis = commitTimeMillis;
+            confirmedCount.incrementAndGet();
+          }
+
+          @Override
+          public void published() {
+            published.incrementAndGet();
+          }
+        })) {
+      state = ReplicatorStats.State.STREAMING;
+      lastFailure = null;
+      Thread w = Thread.ofVirtual().name("runnel-replicator-watchdog").start(watchdog);
+      try {
+        session.run(() -> running && watchdog.alive());
+      } finally {
+        watchdog.stop();
+        w.interrupt();
+      }
+      if (running && !watchdog.alive()) {
+        throw new ReplicationException("The advisory lock's session ended, so this replicator stopped streaming.",
+            "Nothing to do: it competes for the lock again. Check the database's logs if this repeats.");
+      }
+    }
+    return confirmedCount.get() > confirmedBefore;
+  }
+
+  private final AtomicLong confirmedCount = new AtomicLong();
+
+  /** Probes the lock's session every 500 ms (and reads the WAL position for the lag); stops the stream when lost. */
+  private final class Watchdog implements Runnable {
+    private final Connection connection;
+    private volatile boolean alive = true;
+    private volatile boolean stopped;
+
+    Watchdog(Connection connection) {
+      this.connection = connection;
+    }
+
+    boolean alive() {
+      return alive;
+    }
+
+    void stop() {
+      stopped = true;
+    }
+
+    @Override
+    public void run() {
+      while (!stopped && alive) {
+        try (PreparedStatement s = connection.prepareStatement(
+            "SELECT pg_current_wal_lsn()::text, pg_backend_pid()")) {
+          s.setQueryTimeout(5);
+          try (ResultSet r = s.executeQuery()) {
+            r.next();
+            Lsn current = Lsn.parse(r.getString(1));
+            Lsn c = confirmed;
+            lagBytes = c == null ? 0 : Math.max(0, current.value() - c.value());
+          }
+        } catch (SQLException | RuntimeException e) {
+          if (!stopped) {
+            alive = false;
+            LOG.log(Level.WARNING, "Lost the replicator lock's session; stopping the stream: " + e.getMessage());
+          }
+          return;
+        }
+        try {
+          TimeUnit.MILLISECONDS.sleep(500);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  private boolean tryLock(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_try_advisory_lock(hashtext(?))")) {
+      s.setString(1, LOCK_PREFIX + slot);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        return r.getBoolean(1);
+      }
+    }
+  }
+
+  private Lsn slotPosition(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
+      s.setString(1, slot);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() && r.getString(1) != null ? Lsn.parse(r.getString(1)) : Lsn.ZERO;
+      }
+    }
+  }
+
+  private void fail(String failure, Exception e) {
+    if (!running) {
+      return;
+    }
+    lastFailure = failure;
+    LOG.log(Level.WARNING, "Replication stopped: " + failure
+        + (e instanceof RunnelException ? "" : " (" + e.getClass().getSimpleName() + ")"));
+  }
+
+  private Duration backoff(int attempt) {
+    long base = initialBackoff.toMillis() << Math.min(attempt - 1, 16);
+    long capped = Math.min(base, maxBackoff.toMillis());
+    // Full jitter on the upper half, so a fleet of replicators does not redial in step.
+    return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+  }
+
+  private void sleep(Duration d) {
+    try {
+      Thread.sleep(d);
+    } catch (InterruptedException e) {
+      // stop() interrupts: the loop re-checks running.
+    }
+  }
+
+  /** Collects a replicator's settings. */
+  public static final class Builder {
+    private @Nullable DatabaseUrl database;
+    private @Nullable DatabaseUrl replication;
+    private String slot = ReplicatorConfig.DEFAULT_NAME;
+    private String publication = ReplicatorConfig.DEFAULT_NAME;
+    private final List<Entity> entities = new ArrayList<>();
+    private @Nullable Transport transport;
+    private Clock clock = Clock.systemUTC();
+    private Duration standbyRetry = Duration.ofSeconds(2);
+    private Duration initialBackoff = Duration.ofMillis(200);
+    private Duration maxBackoff = Duration.ofSeconds(10);
+    private Duration flushDeadline = Duration.ofSeconds(5);
+
+    private Builder() {}
+
+    /** The database to replicate (required); also the replication connection's unless {@link #replication}. */
+    public Builder database(DatabaseUrl database) {
+      this.database = Objects.requireNonNull(database, "database");
+      return this;
+    }
+
+    /** The replication connection's database (same host, port and database; another user allowed). */
+    public Builder replication(DatabaseUrl replication) {
+      this.replication = Objects.requireNonNull(replication, "replication");
+      return this;
+    }
+
+    /** Database, replication URL, slot and publication from a validated configuration. */
+    public Builder config(ReplicatorConfig config) {
+      if (config.database() != null) {
+        database(config.database());
+      }
+      if (config.replication() != null) {
+        replication(config.replication());
+      }
+      return slot(config.slot()).publication(config.publication());
+    }
+
+    /** The slot's name (default {@code runnel}). */
+    public Builder slot(String slot) {
+      this.slot = Objects.requireNonNull(slot, "slot");
+      return this;
+    }
+
+    /** The publication's name (default {@code runnel}). */
+    public Builder publication(String publication) {
+      this.publication = Objects.requireNonNull(publication, "publication");
+      return this;
+    }
+
+    /** The declared entities: their tables are published, their types and keys shape the events. */
+    public Builder entities(Collection<Entity> entities) {
+      this.entities.addAll(entities);
+      return this;
+    }
+
+    /** The bus (required). */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** The clock for lag (default UTC system clock). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How often a standby retries the lock (default 2 s). */
+    public Builder standbyRetry(Duration standbyRetry) {
+      this.standbyRetry = positive(standbyRetry, "standbyRetry");
+      return this;
+    }
+
+    /** The first and the largest redial backoff (defaults 200 ms and 10 s); each attempt doubles, with jitter. */
+    public Builder backoff(Duration initial, Duration max) {
+      this.initialBackoff = positive(initial, "initial backoff");
+      this.maxBackoff = positive(max, "max backoff");
+      return this;
+    }
+
+    /** How long the bus may take to accept a commit's changes before the stream is redialled (default 5 s). */
+    public Builder flushDeadline(Duration flushDeadline) {
+      this.flushDeadline = positive(flushDeadline, "flushDeadline");
+      return this;
+    }
+
+    /**
+     * The replicator.
+     *
+     * @throws NullPointerException without a database or transport
+     * @throws RunnelException ({@code X_CONFIG_INVALID}) for a bad slot or publication name, or a replication
+     *     database other than the database
+     */
+    public Replicator build() {
+      return new Replicator(this);
+    }
+
+    private static Duration positive(Duration d, String what) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive, not " + d);
+      }
+      return d;
+    }
+  }
+}

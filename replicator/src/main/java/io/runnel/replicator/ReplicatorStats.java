@@ -1,0 +1,39 @@
+package io.runnel.replicator;
+
+import io.runnel.wire.Nullable;
+import java.util.List;
+
+/**
+ * A snapshot of a replicator's state.
+ *
+ * @param state what it is doing
+ * @param restarts how many times a stream ended and was redialled
+ * @param confirmedLsn the last LSN confirmed to the slot (every change before it was accepted by the bus), or null
+ * @param lagBytes bytes of WAL between the server's current position and {@code confirmedLsn}
+ * @param lagSeconds seconds since the commit of the oldest transaction not yet confirmed, 0 when caught up
+ * @param published change events published since start
+ * @param lastFailure the last failure, as {@code CODE: cause}, or null
+ * @param warnings preflight warnings (for example {@code X_LIVE_REPLICA_IDENTITY}), each with its fix
+ */
+public record ReplicatorStats(State state, long restarts, @Nullable Lsn confirmedLsn, long lagBytes, double lagSeconds,
+    long published, @Nullable String lastFailure, List<String> warnings) {
+
+  /** What a replicator is doing. */
+  public enum State {
+    /** Not started, or stopped. */
+    STOPPED,
+    /** Another replicator holds the slot's lock; this one retries. */
+    STANDBY,
+    /** Holding the lock, running preflight and opening the stream. */
+    STARTING,
+    /** Streaming changes onto the bus. */
+    STREAMING,
+    /** The last stream ended; waiting to redial. */
+    BACKING_OFF
+  }
+
+  /** Copies the warnings. */
+  public ReplicatorStats {
+    warnings = List.copyOf(warnings);
+  }
+}

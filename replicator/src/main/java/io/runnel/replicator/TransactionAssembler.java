@@ -1,0 +1,152 @@
+package io.runnel.replicator;
+
+import io.runnel.dsl.Entity;
+import io.runnel.wire.Nullable;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Turns the decoded {@code pgoutput} messages of one replication session into {@link ChangeEvent}s, in order.
+ *
+ * <p>Design: transactions arrive whole and after their commit (streaming is off), so each change is published as
+ * soon as it is decoded and memory stays bounded whatever the transaction's size; only one change is held back, to
+ * learn whether it is the transaction's {@code last}. Positions count the transaction's changes from 1 and, with the
+ * Begin's final LSN (which is the commit LSN), make the 24-hex LSN, so a redelivered change carries the identical
+ * LSN. A transactional {@code runnel.write} message, which the write path emits first, tags every change of its
+ * transaction with the write digest. Relations are cached by OID and replaced when pgoutput describes them again.
+ */
+final class TransactionAssembler {
+
+  /** The message prefix of the write digest ({@code PROTOCOL.md}, "Idempotency"). */
+  static final String WRITE_PREFIX = "runnel.write";
+  private static final long POSTGRES_EPOCH_MILLIS = 946_684_800_000L;
+
+  /** Where finished changes go, with the schema that encodes their rows. */
+  interface Sink {
+    /** Publishes one change. */
+    void publish(ChangeEvent event, TableSchema schema);
+  }
+
+  private record Pending(TableSchema schema, ChangeOp op, @Nullable String key, io.runnel.dsl.@Nullable Row row,
+      io.runnel.dsl.@Nullable Row old, List<String> omitted, String lsn) {}
+
+  private final Function<String, @Nullable Entity> entityByTable;
+  private final Producer producer;
+  private final Sink sink;
+  private final Map<Integer, TableSchema> relations = new HashMap<>();
+
+  private WalMessage.@Nullable Begin begin;
+  private int position;
+  private @Nullable String write;
+  private @Nullable Pending pending;
+
+  TransactionAssembler(Function<String, @Nullable Entity> entityByTable, Producer producer, Sink sink) {
+    this.entityByTable = entityByTable;
+    this.producer = producer;
+    this.sink = sink;
+  }
+
+  /**
+   * Takes one message; returns the Commit when it ends a transaction (after its last change was published), else
+   * null.
+   *
+   * @throws ReplicationException for a change outside a transaction or on a relation never described
+   */
+  WalMessage.@Nullable Commit accept(WalMessage message) {
+    switch (message) {
+      case WalMessage.Begin b -> {
+        begin = b;
+        position = 0;
+        write = null;
+        pending = null;
+      }
+      case WalMessage.Relation r -> {
+        String table = r.namespace() + "." + r.name();
+        relations.put(r.oid(), new TableSchema(r, entityByTable.apply(table)));
+      }
+      case WalMessage.Type t -> { }
+      case WalMessage.Origin o -> { }
+      case WalMessage.Message m -> {
+        if (m.transactional() && begin != null && WRITE_PREFIX.equals(m.prefix())) {
+          write = new String(m.content(), StandardCharsets.UTF_8);
+        }
+      }
+      case WalMessage.Insert i -> {
+        TableSchema s = schema(i.relationOid());
+        TableSchema.Tuple row = s.read(i.tuple(), false);
+        hold(new Pending(s, ChangeOp.INSERT, s.keyOf(row.row()), row.row(), null, row.omitted(), nextLsn()));
+      }
+      case WalMessage.Update u -> {
+        TableSchema s = schema(u.relationOid());
+        TableSchema.Tuple row = s.read(u.tuple(), false);
+        io.runnel.dsl.Row old = u.oldTuple() == null ? null
+            : s.read(u.oldTuple(), u.oldKind() != null && u.oldKind() == 'K').row();
+        String key = s.keyOf(row.row());
+        if (key == null && old != null) {
+          key = s.keyOf(old);
+        }
+        hold(new Pending(s, ChangeOp.UPDATE, key, row.row(), old, row.omitted(), nextLsn()));
+      }
+      case WalMessage.Delete d -> {
+        TableSchema s = schema(d.relationOid());
+        io.runnel.dsl.Row old = s.read(d.oldTuple(), d.oldKind() == 'K').row();
+        hold(new Pending(s, ChangeOp.DELETE, s.keyOf(old), null, old, List.of(), nextLsn()));
+      }
+      case WalMessage.Truncate t -> {
+        for (int oid : t.relationOids()) {
+          hold(new Pending(schema(oid), ChangeOp.TRUNCATE, null, null, null, List.of(), nextLsn()));
+        }
+      }
+      case WalMessage.Commit c -> {
+        if (pending != null) {
+          emit(pending, true);
+          pending = null;
+        }
+        begin = null;
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Whether a transaction is open (Begin seen, Commit not yet). */
+  boolean inTransaction() {
+    return begin != null;
+  }
+
+  private TableSchema schema(int oid) {
+    if (begin == null) {
+      throw new ReplicationException("pgoutput sent a change outside a transaction.",
+          "Report this: Runnel expects every change between Begin and Commit.");
+    }
+    TableSchema s = relations.get(oid);
+    if (s == null) {
+      throw new ReplicationException("pgoutput sent a change for relation " + oid + " before describing it.",
+          "Report this: pgoutput sends a Relation message before a table's first change in a session.");
+    }
+    return s;
+  }
+
+  private String nextLsn() {
+    return begin.finalLsn().row(++position);
+  }
+
+  private void hold(Pending next) {
+    if (pending != null) {
+      emit(pending, false);
+    }
+    pending = next;
+  }
+
+  private void emit(Pending p, boolean last) {
+    WalMessage.Begin b = begin;
+    ChangeEvent e = new ChangeEvent(p.schema().table(), p.schema().entity() == null ? null : p.schema().entity().name(),
+        p.op(), p.key(), p.row(), p.old(), p.omitted(), p.lsn(), Integer.toUnsignedLong(b.xid()), last,
+        b.commitTimeMicros() / 1000 + POSTGRES_EPOCH_MILLIS, write, producer.id(), producer.nextSeq(),
+        ChangeEvent.Source.REPLICATOR);
+    sink.publish(e, p.schema());
+  }
+}

@@ -1,0 +1,96 @@
+package io.runnel.replicator;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.runnel.bus.InProcessTransport;
+import io.runnel.bus.Subjects;
+import io.runnel.bus.Transport;
+import io.runnel.dsl.Entity;
+import io.runnel.dsl.EntityRef;
+import io.runnel.testing.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A replicator on a test database publishing to a real in-process bus, with a subscriber that decodes every
+ * envelope into a queue the test reads from.
+ */
+final class Harness implements AutoCloseable {
+
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  final InProcessTransport bus;
+  final BlockingQueue<ChangeEvent> events = new LinkedBlockingQueue<>();
+  final Replicator replicator;
+  private final Map<String, EntityRef> refs = new HashMap<>();
+
+  private Harness(DatabaseUrl url, String slot, List<Entity> entities, Transport publishVia, InProcessTransport bus,
+      Duration standbyRetry) {
+    this.bus = bus;
+    for (Entity e : entities) {
+      refs.put(e.name(), e.ref());
+    }
+    bus.subscribe(Subjects.ALL_CHANGES, m -> events.add(ChangeEnvelope.decode(m.payload(), refs::get)));
+    this.replicator = Replicator.builder().database(url).slot(slot).publication(slot).entities(entities)
+        .transport(publishVia).standbyRetry(standbyRetry).backoff(Duration.ofMillis(50), Duration.ofMillis(500))
+        .flushDeadline(Duration.ofSeconds(2)).build();
+  }
+
+  static DatabaseUrl url(TestDatabase db) {
+    return DatabaseUrl.parse("test", db.jdbcUrl());
+  }
+
+  /** A started replicator on {@code db} publishing straight to a fresh in-process bus. */
+  static Harness start(TestDatabase db, String slot, List<Entity> entities) {
+    InProcessTransport bus = InProcessTransport.create();
+    Harness h = new Harness(url(db), slot, entities, bus, bus, Duration.ofMillis(200));
+    h.replicator.start();
+    return h;
+  }
+
+  /** A replicator (not started) that publishes through {@code via}, which forwards to this harness's bus. */
+  static Harness via(DatabaseUrl url, String slot, List<Entity> entities, InProcessTransport bus, Transport via) {
+    return new Harness(url, slot, entities, via, bus, Duration.ofMillis(200));
+  }
+
+  /** Waits until the replicator streams. */
+  Harness awaitStreaming() throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (replicator.stats().state() != ReplicatorStats.State.STREAMING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the replicator never streamed: " + replicator.stats());
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    return this;
+  }
+
+  /** The next {@code n} events, failing when they do not all arrive in time. */
+  List<ChangeEvent> take(int n) throws InterruptedException {
+    List<ChangeEvent> out = new ArrayList<>(n);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (out.size() < n) {
+      ChangeEvent e = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      assertNotNull(e, "only " + out.size() + " of " + n + " events arrived; replicator: " + replicator.stats());
+      out.add(e);
+    }
+    return out;
+  }
+
+  /** The next event. */
+  ChangeEvent next() throws InterruptedException {
+    return take(1).get(0);
+  }
+
+  @Override
+  public void close() {
+    replicator.stop();
+    bus.close();
+  }
+}
