@@ -49,7 +49,7 @@ public final class DedicatedPostgres implements AutoCloseable {
 
   private static EmbeddedPostgres start(Path dir, Map<String, String> settings, int port) {
     try {
-      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(port == 0)
+      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(false)
           .setPGStartupWait(Duration.ofSeconds(60));
       settings.forEach(b::setServerConfig);
       if (port != 0) {
