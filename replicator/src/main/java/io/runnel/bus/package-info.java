@@ -1,7 +1,6 @@
 /**
- * The bus that carries change events from the replicator to the sync nodes: the {@code Transport} port, the
- * in-process transport used when embedded, and (in a later issue) the NATS transport.
- *
- * <p>Empty until the replicator issue lands.
+ * The bus that carries change events from the replicator to the sync nodes: the {@link io.runnel.bus.Transport}
+ * port, {@link io.runnel.bus.InProcessTransport} (the embedded default) and subject naming
+ * ({@link io.runnel.bus.Subjects}). A NATS transport joins them in a later issue.
  */
 package io.runnel.bus;

@@ -1,9 +1,12 @@
 /**
- * The replicator: decodes PostgreSQL's logical replication stream ({@code pgoutput}, over pgjdbc's replication
- * API) into ordered change events and publishes them on the bus, confirming the slot only after the bus took them.
+ * The replicator: decodes PostgreSQL's logical replication stream ({@code pgoutput} over pgjdbc's replication API)
+ * into ordered {@link io.runnel.replicator.ChangeEvent}s and publishes them on the bus, confirming the slot only
+ * after the bus took them.
  *
- * <p>Will hold the {@code pgoutput} decoder, preflight (publication, replica identity, {@code wal_level}), the
- * advisory lock that keeps one replicator active per slot, and restart and confirm logic. Empty until the
- * replicator issue lands.
+ * <p>Public: {@link io.runnel.replicator.Replicator} (builder, start, stop, stats), its configuration
+ * ({@link io.runnel.replicator.ReplicatorConfig}, {@link io.runnel.replicator.DatabaseUrl}), the event and its
+ * envelope ({@link io.runnel.replicator.ChangeEvent}, {@link io.runnel.replicator.ChangeEnvelope}) and
+ * {@link io.runnel.replicator.Lsn}. Package-private: the decoder, the transaction assembler, preflight and the
+ * streaming session. The lifecycle is described in {@code docs/replicator.md}.
  */
 package io.runnel.replicator;

@@ -61,14 +61,21 @@ final class Harness implements AutoCloseable {
 
   /** Waits until the replicator streams. */
   Harness awaitStreaming() throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (replicator.stats().state() != ReplicatorStats.State.STREAMING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the replicator never streamed: " + replicator.stats());
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    new StateWait(replicator).until(ReplicatorStats.State.STREAMING);
     return this;
+  }
+
+  /** Polls a replicator's state until it is the one wanted, failing after {@link #WAIT}. */
+  record StateWait(Replicator replicator) {
+    void until(ReplicatorStats.State wanted) throws InterruptedException {
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (replicator.stats().state() != wanted) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("the replicator never reached " + wanted + ": " + replicator.stats());
+        }
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+    }
   }
 
   /** The next {@code n} events, failing when they do not all arrive in time. */

@@ -1,0 +1,110 @@
+package io.runnel.replicator;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Row;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.RunnelException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** LSNs, the bus envelope and the pgoutput decoder's refusals. */
+class WireFormatTest {
+
+  static final EntityRef POSTS = EntityRef.of("posts").key("id").columns(c -> c.int8("id").text("title").numeric("n"));
+
+  @Test
+  void lsnsParseAndSpellAsPostgresAndTheProtocolDo() {
+    Lsn l = Lsn.parse("16/B374D848");
+    assertAll(
+        () -> assertEquals(0x16B374D848L, l.value()),
+        () -> assertEquals("16/B374D848", l.toString()),
+        () -> assertEquals("00000016b374d848", l.hex16()),
+        () -> assertEquals("00000016b374d84800000001", l.row(1)),
+        () -> assertEquals("00000016b374d8480000002a", l.row(42)),
+        () -> assertEquals("00000016b374d84800000000", l.point(), "a point sorts before every row of its commit"),
+        () -> assertTrue(l.point().compareTo(l.row(1)) < 0),
+        () -> assertEquals(l, Lsn.ofPosition(l.row(7))),
+        () -> assertEquals(l, Lsn.parse("00000016b374d848")),
+        () -> assertTrue(Lsn.parse("FFFFFFFF/0").compareTo(Lsn.parse("1/0")) > 0, "compared unsigned"),
+        () -> assertThrows(IllegalArgumentException.class, () -> l.row(0)),
+        () -> assertThrows(IllegalArgumentException.class, () -> Lsn.parse("nope")),
+        () -> assertThrows(IllegalArgumentException.class, () -> Lsn.ofPosition("00000016B374D84800000001")));
+  }
+
+  @Test
+  void anEnvelopeRoundTripsWithStableFieldNames() {
+    Map<String, Object> values = new LinkedHashMap<>();
+    values.put("id", 9007199254740993L);
+    values.put("title", null);
+    values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
+    ChangeEvent e = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "9007199254740993", Row.of(values),
+        Row.of(Map.of("id", 1L)), List.of("body"), "00000016b374d84800000001", 4_000_000_000L, true,
+        1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7, ChangeEvent.Source.REPLICATOR);
+    Map<String, ColumnType> types = new LinkedHashMap<>();
+    POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
+    byte[] bytes = ChangeEnvelope.encode(e, types);
+    JsonObject json = (JsonObject) Json.parse(new String(bytes, StandardCharsets.UTF_8));
+    assertAll(
+        () -> assertEquals(List.of("v", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
+            "commitTime", "write", "producer", "seq", "source"), List.copyOf(json.members().keySet())),
+        () -> assertEquals("{\"id\":\"9007199254740993\",\"title\":null,\"n\":\"0.10\"}", Json.write(json.get("row")),
+            "values as PROTOCOL.md spells them"),
+        () -> assertEquals("update", json.get("op").toString().replace("\"", "")),
+        () -> assertEquals(e, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)));
+  }
+
+  @Test
+  void aMalformedEnvelopeIsACodedRefusal() {
+    assertAll(
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
+            () -> ChangeEnvelope.decode("not json".getBytes(StandardCharsets.UTF_8), n -> null)).code()),
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
+            () -> ChangeEnvelope.decode("{\"v\":2}".getBytes(StandardCharsets.UTF_8), n -> null)).code()),
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
+            () -> ChangeEnvelope.decode("{\"v\":1,\"table\":\"t\"}".getBytes(StandardCharsets.UTF_8), n -> null)).code()));
+  }
+
+  @Test
+  void theDecoderRefusesWhatPgoutputMustNotSendWithTheFix() {
+    ReplicationException streamed = assertThrows(ReplicationException.class,
+        () -> PgOutputDecoder.decode(ByteBuffer.wrap(new byte[] {'S', 0, 0, 0, 1, 1})));
+    ReplicationException truncated = assertThrows(ReplicationException.class,
+        () -> PgOutputDecoder.decode(ByteBuffer.wrap(new byte[] {'B', 0, 0})));
+    assertAll(
+        () -> assertEquals(ErrorCode.X_REPLICATION_FAILED, streamed.code()),
+        () -> assertTrue(streamed.fix().contains("pgoutput"), streamed.fix()),
+        () -> assertTrue(truncated.cause().contains("truncated"), truncated.cause()));
+  }
+
+  @Test
+  void aBeginAndARelationDecode() {
+    ByteBuffer b = ByteBuffer.allocate(64);
+    b.put((byte) 'B').putLong(0x16B374D848L).putLong(123L).putInt(-5);
+    b.flip();
+    WalMessage.Begin begin = (WalMessage.Begin) PgOutputDecoder.decode(b);
+    ByteBuffer r = ByteBuffer.allocate(64);
+    r.put((byte) 'R').putInt(42).put(new byte[] {0}).put("t".getBytes(StandardCharsets.UTF_8)).put((byte) 0)
+        .put((byte) 'f').putShort((short) 1).put((byte) 1).put("id".getBytes(StandardCharsets.UTF_8)).put((byte) 0)
+        .putInt(23).putInt(-1);
+    r.flip();
+    WalMessage.Relation rel = (WalMessage.Relation) PgOutputDecoder.decode(r);
+    assertAll(
+        () -> assertEquals(Lsn.parse("16/B374D848"), begin.finalLsn()),
+        () -> assertEquals(4294967291L, Integer.toUnsignedLong(begin.xid()), "xid is unsigned"),
+        () -> assertEquals("pg_catalog", rel.namespace(), "an empty namespace is pg_catalog"),
+        () -> assertEquals('f', rel.replicaIdentity()),
+        () -> assertEquals(List.of(new WalMessage.RelationColumn(true, "id", 23, -1)), rel.columns()));
+  }
+}
