@@ -55,6 +55,7 @@ final class ReplicationSession implements AutoCloseable {
   private long unconfirmedCommitMillis;
   private int commitsSinceConfirm;
   private long lastConfirmNanos = System.nanoTime();
+  private Lsn confirmedLsn;
 
   private ReplicationSession(Connection connection, PGReplicationStream stream, Transport transport,
       Duration flushDeadline, Function<String, @Nullable Entity> entities, Progress progress) {
@@ -89,7 +90,9 @@ final class ReplicationSession implements AutoCloseable {
           .withStatusInterval(10, TimeUnit.SECONDS)
           .withAutomaticFlush(false)
           .start();
-      return new ReplicationSession(c, s, transport, flushDeadline, entities, progress);
+      ReplicationSession session = new ReplicationSession(c, s, transport, flushDeadline, entities, progress);
+      session.confirmedLsn = start;
+      return session;
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
@@ -111,6 +114,7 @@ final class ReplicationSession implements AutoCloseable {
           LockSupport.parkNanos(IN_TRANSACTION_PARK_NANOS);
         } else {
           confirm();
+          confirmKeepalive();
           LockSupport.parkNanos(IDLE_PARK_NANOS);
         }
         continue;
@@ -133,14 +137,36 @@ final class ReplicationSession implements AutoCloseable {
       return;
     }
     transport.flush(flushDeadline);
+    report(lsn);
+    unconfirmed = null;
+    commitsSinceConfirm = 0;
+    progress.confirmed(lsn, unconfirmedCommitMillis);
+  }
+
+  /**
+   * Between transactions, with everything received handled and confirmed, confirms the position the server's
+   * keepalives report (at most once a second). pgoutput sends nothing for transactions that touch no published
+   * table, so without this the slot would hold the WAL of every other table's writes while Runnel's tables are
+   * quiet. Safe: the server sends changes in order, so every change before that position has been handled.
+   */
+  private void confirmKeepalive() throws SQLException {
+    if (System.nanoTime() - lastConfirmNanos < TimeUnit.SECONDS.toNanos(1)) {
+      return;
+    }
+    Lsn received = new Lsn(stream.getLastReceiveLSN().asLong());
+    if (received.compareTo(confirmedLsn) > 0) {
+      report(received);
+      progress.confirmed(received, 0);
+    }
+  }
+
+  private void report(Lsn lsn) throws SQLException {
     LogSequenceNumber l = LogSequenceNumber.valueOf(lsn.value());
     stream.setAppliedLSN(l);
     stream.setFlushedLSN(l);
     stream.forceUpdateStatus();
-    unconfirmed = null;
-    commitsSinceConfirm = 0;
+    confirmedLsn = lsn;
     lastConfirmNanos = System.nanoTime();
-    progress.confirmed(lsn, unconfirmedCommitMillis);
   }
 
   /** Closes the stream and its connection, from any thread; a running {@link #run} then fails or returns. */

@@ -192,7 +192,9 @@ public final class Replicator implements AutoCloseable {
           @Override
           public void confirmed(Lsn lsn, long commitTimeMillis) {
             confirmed = lsn;
-            confirmedCommitMillis = commitTimeMillis;
+            if (commitTimeMillis > 0) {
+              confirmedCommitMillis = commitTimeMillis;
+            }
             confirmedCount.incrementAndGet();
           }
 

@@ -10,7 +10,7 @@ import java.util.List;
  * @param restarts how many times a stream ended and was redialled
  * @param confirmedLsn the last LSN confirmed to the slot (every change before it was accepted by the bus), or null
  * @param lagBytes bytes of WAL between the server's current position and {@code confirmedLsn}
- * @param lagSeconds seconds since the commit of the oldest transaction not yet confirmed, 0 when caught up
+ * @param lagSeconds while behind ({@code lagBytes > 0}), seconds since the last confirmed commit; else 0
  * @param published change events published since start
  * @param lastFailure the last failure, as {@code CODE: cause}, or null
  * @param warnings preflight warnings (for example {@code X_LIVE_REPLICA_IDENTITY}), each with its fix
@@ -35,5 +35,10 @@ public record ReplicatorStats(State state, long restarts, @Nullable Lsn confirme
   /** Copies the warnings. */
   public ReplicatorStats {
     warnings = List.copyOf(warnings);
+  }
+
+  /** Whether the replicator is started (streaming, waiting as a standby, starting or backing off). */
+  public boolean running() {
+    return state != State.STOPPED;
   }
 }

@@ -197,6 +197,29 @@ class ReplicatorDecodeTest {
   }
 
   @Test
+  void whileOnlyUnpublishedTablesAreWrittenTheSlotStillAdvancesSoItHoldsNoWal() throws Exception {
+    String target;
+    db.execute("INSERT INTO undeclared SELECT g, 'x' FROM generate_series(100, 1100) g");
+    try (var c = db.connect(); var s = c.createStatement(); var r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+      r.next();
+      target = r.getString(1);
+    }
+    Lsn wanted = Lsn.parse(target);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    Lsn confirmed = Lsn.ZERO;
+    while (confirmed.compareTo(wanted) < 0 && System.nanoTime() < deadline) {
+      try (var c = db.connect(); var s = c.createStatement();
+          var r = s.executeQuery("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'decode'")) {
+        r.next();
+        confirmed = Lsn.parse(r.getString(1));
+      }
+      java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50);
+    }
+    assertTrue(confirmed.compareTo(wanted) >= 0, "the slot reached " + wanted + " from the keepalives: " + confirmed);
+    assertTrue(h.events.isEmpty(), "no change of an unpublished table reached the bus");
+  }
+
+  @Test
   void everyColumnTypeArrivesTypedAsPostgresStoredIt() throws Exception {
     db.execute("""
         INSERT INTO typed VALUES ('0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69', 'tëxt 🎉', 'vc', -32768, 2147483647,
