@@ -1,0 +1,307 @@
+package io.runnel.sync.live;
+
+import io.runnel.bus.Subjects;
+import io.runnel.bus.Subscription;
+import io.runnel.bus.Transport;
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.Column;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Filter;
+import io.runnel.dsl.Select;
+import io.runnel.dsl.ValueInvalidException;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Query;
+import io.runnel.dsl.server.QueryHash;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonLimits;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * The live query engine of a sync node: one shared window per {@code qid@tenant}, kept up to date from the bus.
+ *
+ * <p>A subscription names a declared live query and its input; the registry decodes and checks the input, applies
+ * the query's policy gate, pins a tenant-scoped entity to the actor's org, and joins the window of that query,
+ * input and tenant (a source that reads the actor has a window per actor), creating it with one shared read when
+ * it is new. Frames go to the {@link LiveSubscriber} given.
+ *
+ * <pre>{@code
+ * LiveQueryRegistry live = LiveQueryRegistry.builder().declarations(d).dataSource(pool).transport(bus).build();
+ * live.start();
+ * LiveSubscription s = live.subscribe(port, "s1", actor, "liveFeed", input);
+ * }</pre>
+ */
+public final class LiveQueryRegistry implements AutoCloseable {
+
+  private final Declarations declarations;
+  private final Transport transport;
+  private final Clock clock;
+  private final int extraRows;
+  private final JsonLimits inputLimits;
+  private final WindowReader reader;
+  private final RoutingIndex routing;
+  private final RecentTransactions recent;
+  private final ChangeDispatcher dispatcher;
+  private final Map<WindowId, LiveWindow> windows = new ConcurrentHashMap<>();
+  private final AtomicLong pendingTasks = new AtomicLong();
+  private final Object lock = new Object();
+  private @Nullable Subscription busSubscription;
+
+  private LiveQueryRegistry(Builder b) {
+    this.declarations = Objects.requireNonNull(b.declarations, "declarations");
+    this.transport = Objects.requireNonNull(b.transport, "transport");
+    this.clock = b.clock;
+    this.extraRows = b.extraRows;
+    this.inputLimits = b.inputLimits;
+    this.reader = new WindowReader(Objects.requireNonNull(b.dataSource, "dataSource"), b.readTimeout);
+    Map<String, EntityRef> byName = new HashMap<>();
+    Map<String, EntityRef> byTable = new HashMap<>();
+    for (Entity e : declarations.entities()) {
+      byName.put(e.name(), e.ref());
+      byTable.put(e.qualifiedTable(), e.ref());
+    }
+    this.routing = new RoutingIndex(byTable::get);
+    this.recent = new RecentTransactions(b.recentChanges, 100_000);
+    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent);
+  }
+
+  /** A builder; declarations, a data source and a transport are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts reading the bus (one subscription on {@code runnel.changes.>}).
+   *
+   * @throws io.runnel.bus.TransportUnavailableException when the bus is down
+   */
+  public void start() {
+    synchronized (lock) {
+      if (busSubscription == null) {
+        busSubscription = transport.subscribe(Subjects.ALL_CHANGES, dispatcher);
+      }
+    }
+  }
+
+  /**
+   * Subscribes {@code subscriber} as {@code sid} to live query {@code query} with {@code input}, as {@code actor}.
+   * The first frame is a {@code snapshot}, once the window's read lands.
+   *
+   * @throws LiveQueryException {@code X_LIVE_QUERY_UNKNOWN} for a query not declared or not live,
+   *     {@code X_FORBIDDEN} when the policy refuses the actor, {@code X_TENANCY_ACTOR_ORG_REQUIRED} for a
+   *     tenant-scoped entity and an actor with no org, {@code X_TENANCY_ACTOR_MISMATCH} when the input pins
+   *     another tenant
+   * @throws io.runnel.wire.InputInvalidException ({@code X_INPUT_INVALID}) naming the input field at fault
+   */
+  public LiveSubscription subscribe(LiveSubscriber subscriber, String sid, Actor actor, String query,
+      JsonValue input) {
+    Objects.requireNonNull(subscriber, "subscriber");
+    Objects.requireNonNull(sid, "sid");
+    Objects.requireNonNull(actor, "actor");
+    Objects.requireNonNull(input, "input");
+    Query<?> q = declarations.query(Objects.requireNonNull(query, "query"))
+        .filter(d -> d.ref().live())
+        .orElseThrow(() -> new LiveQueryException(ErrorCode.X_LIVE_QUERY_UNKNOWN,
+            "No live query is declared as '" + query + "'.", "Subscribe to a declared live query by its name."));
+    return join(q, subscriber, sid, actor, input);
+  }
+
+  private <I> LiveSubscription join(Query<I> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json) {
+    I input = q.ref().decodeInput(json, inputLimits);
+    if (!q.policy().admits(actor)) {
+      throw new LiveQueryException(ErrorCode.X_FORBIDDEN, "The policy of '" + q.name() + "' refuses this actor.",
+          "Sign in as an actor the query's policy admits.");
+    }
+    Select select = q.select(input, actor);
+    Entity entity = q.entity();
+    String org = null;
+    String tenantColumn = entity.tenantColumn();
+    if (tenantColumn != null) {
+      org = actor.orgId();
+      if (org == null) {
+        throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_ORG_REQUIRED,
+            "'" + q.name() + "' reads '" + entity.name() + "', which is scoped by org, and the actor has none.",
+            "Sign in as an actor that belongs to an org.");
+      }
+      select = pinTenant(q, entity, select, tenantColumn, org);
+    }
+    WindowId id = WindowId.of(QueryHash.of(q.ref(), input), org, q.ref().readsActor(), actor);
+    LiveWindow window;
+    synchronized (lock) {
+      Select pinned = select;
+      window = windows.computeIfAbsent(id, k -> {
+        LiveWindow w = new LiveWindow(k, entity, pinned, extraRows, new Lane("window-" + k, pendingTasks), reader,
+            routing, recent, clock, () -> windows.remove(k));
+        w.start();
+        return w;
+      });
+      window.subscriberCount().incrementAndGet();
+    }
+    window.subscribe(new LiveWindow.Subscriber(sid, subscriber));
+    LiveWindow joined = window;
+    AtomicBoolean open = new AtomicBoolean(true);
+    return new LiveSubscription() {
+      @Override
+      public WindowId window() {
+        return joined.id();
+      }
+
+      @Override
+      public void close() {
+        if (open.compareAndSet(true, false)) {
+          leave(joined, sid);
+        }
+      }
+    };
+  }
+
+  private static Select pinTenant(Query<?> q, Entity entity, Select select, String tenantColumn, String org) {
+    Column column = entity.ref().column(tenantColumn);
+    Object orgValue;
+    try {
+      orgValue = column.type().coerce(org);
+    } catch (ValueInvalidException e) {
+      throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
+          "The actor's org '" + org + "' is not a valid " + column.type().sqlName() + " for " + entity.name() + "."
+              + tenantColumn + ".", "Give actors org ids of the tenant column's type.");
+    }
+    Object named = select.routingKey().get(tenantColumn);
+    if (named != null && !named.equals(column.type().routingValue(orgValue))) {
+      throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
+          "'" + q.name() + "' names tenant '" + column.type().format(named) + "', which is not the actor's org.",
+          "Subscribe with the actor's own org, or leave the tenant out: it is pinned to the actor's org.");
+    }
+    return select.where(Filter.eq(tenantColumn, orgValue));
+  }
+
+  private void leave(LiveWindow window, String sid) {
+    window.unsubscribe(sid, () -> { });
+    synchronized (lock) {
+      if (window.subscriberCount().decrementAndGet() == 0 && windows.remove(window.id(), window)) {
+        window.close();
+      }
+    }
+  }
+
+  /** How many window reads ran (first reads, refills and re-reads). */
+  public long windowReads() {
+    return reader.reads();
+  }
+
+  /** How many windows are open. */
+  public int windowCount() {
+    return windows.size();
+  }
+
+  /**
+   * The LSN through which every change the bus delivered has been turned into frames, when no window has work left;
+   * empty before the first transaction. Tests wait on it; the socket server reports it in {@code hello}.
+   */
+  public String settled() {
+    String d = dispatcher.dispatched();
+    return pendingTasks.get() == 0 ? d : "";
+  }
+
+  /** Whether every window has finished its work and the dispatcher has handed out everything up to {@code lsn}. */
+  public boolean settledThrough(String lsn) {
+    return pendingTasks.get() == 0 && dispatcher.dispatched().compareTo(lsn) >= 0;
+  }
+
+  /** Stops reading the bus and closes every window. */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (busSubscription != null) {
+        busSubscription.close();
+        busSubscription = null;
+      }
+      for (LiveWindow w : windows.values()) {
+        w.close();
+      }
+      windows.clear();
+    }
+  }
+
+  /** Collects a registry's settings. */
+  public static final class Builder {
+    private @Nullable Declarations declarations;
+    private @Nullable DataSource dataSource;
+    private @Nullable Transport transport;
+    private Clock clock = Clock.systemUTC();
+    private Duration readTimeout = Duration.ofSeconds(10);
+    private int extraRows = 16;
+    private int recentChanges = 50_000;
+    private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+
+    private Builder() {}
+
+    /** The app's declarations (required). */
+    public Builder declarations(Declarations declarations) {
+      this.declarations = Objects.requireNonNull(declarations, "declarations");
+      return this;
+    }
+
+    /** Where window reads run (required); a pool such as HikariCP. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /** The bus (required). */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** The clock cursors are stamped with (default UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** A window read's deadline (default 10 s); past it, waiting subscribers get {@code X_TIMEOUT}. */
+    public Builder readTimeout(Duration readTimeout) {
+      this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+      return this;
+    }
+
+    /** Rows a window keeps beyond its limit, so a row leaving rarely costs a read (default 16). */
+    public Builder extraRows(int extraRows) {
+      if (extraRows < 0) {
+        throw new IllegalArgumentException("extraRows must be at least 0, not " + extraRows);
+      }
+      this.extraRows = extraRows;
+      return this;
+    }
+
+    /** Changes of recent transactions kept for reads to replay (default 50,000). */
+    public Builder recentChanges(int recentChanges) {
+      if (recentChanges < 1) {
+        throw new IllegalArgumentException("recentChanges must be positive, not " + recentChanges);
+      }
+      this.recentChanges = recentChanges;
+      return this;
+    }
+
+    /** Input size limits (default depth 32, 10,000 nodes). */
+    public Builder inputLimits(JsonLimits inputLimits) {
+      this.inputLimits = Objects.requireNonNull(inputLimits, "inputLimits");
+      return this;
+    }
+
+    /** The registry; call {@link LiveQueryRegistry#start()} to read the bus. */
+    public LiveQueryRegistry build() {
+      return new LiveQueryRegistry(this);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package io.runnel.sync.live;
+
+import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.Row;
+import io.runnel.replicator.ChangeEvent;
+import io.runnel.replicator.ChangeOp;
+import io.runnel.wire.Nullable;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which windows a change must reach, found by lookups, never by scanning every window.
+ *
+ * <p>Per table: windows whose filter pins a column to a constant are indexed by that column's value (a change
+ * reaches those whose constant its new row holds); windows pinning nothing are listed apart; and a key index maps
+ * each record key to the windows that may hold that row, because an UPDATE under REPLICA IDENTITY DEFAULT carries
+ * no old row, so a row leaving a pinned value ({@code status} open to closed) is found only by its key. Windows
+ * that are reading receive every change of their table until their rows are indexed.
+ *
+ * <p>Invariant: the key index may list a window that no longer holds a row (extra deliveries are ignored), but never
+ * misses one that does. The dispatcher thread adds entries as rows enter a window's filter and removes them as they
+ * leave, in bus order; a window adds its read's rows before it stops reading, and prunes rows it dropped, guarded by
+ * the LSN of the entry so an older prune never removes a newer entry.
+ */
+final class RoutingIndex {
+
+  private final Map<String, Table> tables = new ConcurrentHashMap<>();
+  private final java.util.function.Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable;
+
+  /** @param entityOfTable the declared entity of a table, to spell old rows' keys */
+  RoutingIndex(java.util.function.Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable) {
+    this.entityOfTable = entityOfTable;
+  }
+
+  private static final class Table {
+    final Set<LiveWindow> unpinned = ConcurrentHashMap.newKeySet();
+    final Set<LiveWindow> reading = ConcurrentHashMap.newKeySet();
+    final Map<String, Map<Object, Set<LiveWindow>>> pinned = new ConcurrentHashMap<>();
+    final Map<String, Map<LiveWindow, String>> keys = new ConcurrentHashMap<>();
+    final Set<LiveWindow> all = ConcurrentHashMap.newKeySet();
+    final Map<String, ColumnType> pinnedTypes = new ConcurrentHashMap<>();
+  }
+
+  private Table table(String name) {
+    return tables.computeIfAbsent(name, n -> new Table());
+  }
+
+  private final java.util.concurrent.atomic.AtomicLong additions = new java.util.concurrent.atomic.AtomicLong();
+
+  /** How many windows were ever added: a window added after a transaction began joined it in the middle. */
+  long additions() {
+    return additions.get();
+  }
+
+  /** Adds {@code w}, reading (it receives every change of its table until {@link #doneReading}). */
+  void add(LiveWindow w) {
+    w.addedAt(additions.incrementAndGet());
+    Table t = table(w.table());
+    t.reading.add(w);
+    t.all.add(w);
+    if (w.pinColumn() == null) {
+      t.unpinned.add(w);
+    } else {
+      t.pinnedTypes.putIfAbsent(w.pinColumn(), w.columnType(w.pinColumn()));
+      t.pinned.computeIfAbsent(w.pinColumn(), c -> new ConcurrentHashMap<>())
+          .computeIfAbsent(w.pinValue(), v -> ConcurrentHashMap.newKeySet()).add(w);
+    }
+  }
+
+  /** Removes {@code w} and every key entry of it. */
+  void remove(LiveWindow w) {
+    Table t = table(w.table());
+    t.reading.remove(w);
+    t.unpinned.remove(w);
+    t.all.remove(w);
+    if (w.pinColumn() != null) {
+      Map<Object, Set<LiveWindow>> byValue = t.pinned.get(w.pinColumn());
+      if (byValue != null) {
+        Set<LiveWindow> set = byValue.get(w.pinValue());
+        if (set != null) {
+          set.remove(w);
+        }
+      }
+    }
+    for (String key : w.indexedKeys()) {
+      unindex(t, key, w, null);
+    }
+  }
+
+  /** Marks {@code w} as reading again (a refill or re-read): it receives every change of its table. */
+  void startReading(LiveWindow w) {
+    table(w.table()).reading.add(w);
+  }
+
+  /** Indexes the keys a read returned (at read position {@code lsn}), then lets routing find {@code w} by them. */
+  void doneReading(LiveWindow w, Iterable<String> keys, String lsn) {
+    Table t = table(w.table());
+    for (String k : keys) {
+      index(t, k, w, lsn);
+    }
+    t.reading.remove(w);
+  }
+
+  /** Forgets that {@code w} may hold {@code key}, unless a change newer than {@code lsn} indexed it since. */
+  void prune(LiveWindow w, String key, String lsn) {
+    unindex(table(w.table()), key, w, lsn);
+  }
+
+  /**
+   * The windows {@code change} must reach; called on the dispatcher thread in bus order, it also keeps the key
+   * index in step with the change.
+   */
+  Set<LiveWindow> route(ChangeEvent change) {
+    Table t = tables.get(change.table());
+    if (t == null) {
+      return Set.of();
+    }
+    if (change.op() == ChangeOp.TRUNCATE) {
+      return new HashSet<>(t.all);
+    }
+    Set<LiveWindow> out = new HashSet<>(t.unpinned);
+    out.addAll(t.reading);
+    Row row = change.row();
+    if (row != null) {
+      for (Map.Entry<String, Map<Object, Set<LiveWindow>>> e : t.pinned.entrySet()) {
+        Object v = row.get(e.getKey());
+        if (v != null) {
+          Set<LiveWindow> set = e.getValue().get(routingValue(t, e.getKey(), v));
+          if (set != null) {
+            out.addAll(set);
+          }
+        }
+      }
+    }
+    String oldKey = oldKey(change);
+    if (change.op() != ChangeOp.INSERT) {
+      addKeyed(t, change.key(), out);
+      addKeyed(t, oldKey, out);
+    }
+    for (LiveWindow w : out) {
+      boolean stays = row != null && w.mayHold(row, change.omitted());
+      if (oldKey != null && !oldKey.equals(change.key())) {
+        unindex(t, oldKey, w, null);
+      }
+      if (change.key() != null) {
+        if (stays) {
+          index(t, change.key(), w, change.lsn());
+        } else {
+          unindex(t, change.key(), w, null);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The old row's key of an update or delete that carried one, else null. */
+  private @Nullable String oldKey(ChangeEvent change) {
+    Row old = change.old();
+    io.runnel.dsl.EntityRef entity = entityOfTable.apply(change.table());
+    if (old == null || entity == null) {
+      return null;
+    }
+    for (String k : entity.key()) {
+      if (old.get(k) == null) {
+        return null;
+      }
+    }
+    return entity.keyOf(old);
+  }
+
+  private static Object routingValue(Table t, String column, Object value) {
+    ColumnType type = t.pinnedTypes.get(column);
+    return type == null ? value : type.routingValue(value);
+  }
+
+  private static void addKeyed(Table t, @Nullable String key, Set<LiveWindow> out) {
+    if (key == null) {
+      return;
+    }
+    Map<LiveWindow, String> ws = t.keys.get(key);
+    if (ws != null) {
+      out.addAll(ws.keySet());
+    }
+  }
+
+  private static void index(Table t, String key, LiveWindow w, String lsn) {
+    t.keys.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).merge(w, lsn, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    w.indexed(key);
+  }
+
+  private static void unindex(Table t, String key, LiveWindow w, @Nullable String olderThan) {
+    t.keys.computeIfPresent(key, (k, ws) -> {
+      ws.computeIfPresent(w, (win, lsn) -> olderThan == null || lsn.compareTo(olderThan) <= 0 ? null : lsn);
+      return ws.isEmpty() ? null : ws;
+    });
+    if (olderThan == null || !t.keys.getOrDefault(key, Collections.emptyMap()).containsKey(w)) {
+      w.unindexed(key);
+    }
+  }
+
+  /** How many key entries the index holds, for tests and metrics. */
+  int keyEntries() {
+    int n = 0;
+    for (Table t : tables.values()) {
+      for (Map<LiveWindow, String> ws : t.keys.values()) {
+        n += ws.size();
+      }
+    }
+    return n;
+  }
+}

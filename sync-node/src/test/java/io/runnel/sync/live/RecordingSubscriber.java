@@ -1,0 +1,123 @@
+package io.runnel.sync.live;
+
+import io.runnel.wire.RunnelException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A subscriber that records every frame and rebuilds each subscription's list from the frames alone, the way a
+ * client does: a snapshot replaces the list, ops apply in sequence.
+ */
+final class RecordingSubscriber implements LiveSubscriber {
+
+  /** One subscription's state as its frames built it. */
+  static final class Stream {
+    final List<LiveRecord> list = new ArrayList<>();
+    final List<String> frames = new ArrayList<>();
+    int snapshots;
+    int patches;
+    Cursor cursor;
+    RunnelException refusal;
+    String error;
+  }
+
+  private final Map<String, Stream> streams = Collections.synchronizedMap(new LinkedHashMap<>());
+
+  Stream stream(String sid) {
+    return streams.computeIfAbsent(sid, s -> new Stream());
+  }
+
+  /** A copy of the list of {@code sid}. */
+  List<LiveRecord> list(String sid) {
+    Stream s = stream(sid);
+    synchronized (s) {
+      return List.copyOf(s.list);
+    }
+  }
+
+  @Override
+  public void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+    Stream s = stream(sid);
+    synchronized (s) {
+      s.list.clear();
+      s.list.addAll(records);
+      s.snapshots++;
+      s.cursor = cursor;
+      s.frames.add("snapshot " + records.size() + " @" + cursor.lsn());
+    }
+  }
+
+  @Override
+  public void patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) {
+    Stream s = stream(sid);
+    synchronized (s) {
+      s.patches++;
+      s.frames.add("patch " + ops + " @" + cursor.lsn());
+      if (s.cursor != null && cursor.lsn().compareTo(s.cursor.lsn()) < 0) {
+        s.error = "the cursor moved back from " + s.cursor.lsn() + " to " + cursor.lsn();
+      }
+      s.cursor = cursor;
+      if (ops.isEmpty()) {
+        s.error = "an empty patch was sent (it leaks timing)";
+      }
+      for (Op op : ops) {
+        apply(s, op);
+      }
+    }
+  }
+
+  private static void apply(Stream s, Op op) {
+    switch (op) {
+      case Op.Del d -> {
+        if (!s.list.removeIf(r -> r.key().equals(d.key()))) {
+          s.error = "del of " + d.key() + ", which the list does not hold";
+        }
+      }
+      case Op.Put p -> {
+        int at = indexOf(s.list, p.record().key());
+        if (!p.placed()) {
+          if (at < 0) {
+            s.error = "in-place put of " + p.record().key() + ", which the list does not hold";
+            return;
+          }
+          s.list.set(at, p.record());
+          return;
+        }
+        if (at >= 0) {
+          s.list.remove(at);
+        }
+        if (p.after() == null) {
+          s.list.add(0, p.record());
+        } else {
+          int prev = indexOf(s.list, p.after());
+          if (prev < 0) {
+            s.error = "put after " + p.after() + ", which the list does not hold";
+            return;
+          }
+          s.list.add(prev + 1, p.record());
+        }
+      }
+    }
+  }
+
+  private static int indexOf(List<LiveRecord> list, String key) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).key().equals(key)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public void refuse(String sid, RunnelException error) {
+    Stream s = stream(sid);
+    synchronized (s) {
+      s.refusal = error;
+      s.frames.add("refuse " + error.code());
+    }
+  }
+}
