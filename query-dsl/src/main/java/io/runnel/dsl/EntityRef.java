@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 /**
  * The client-safe half of an entity: the record type clients see, its key columns and its typed columns. The
  * browser's matcher needs the types to compare and order values as PostgreSQL does. The table and tenant column
- * are server-only, on {@link Entity}.
+ * are server-only, on {@link io.runnel.dsl.server.Entity}.
  *
  * <pre>{@code
  * static final EntityRef POSTS = EntityRef.of("posts").key("id")

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.QueryHash;
 import io.runnel.wire.Json;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

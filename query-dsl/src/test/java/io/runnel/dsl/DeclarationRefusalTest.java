@@ -12,6 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Channel;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Mutator;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;

@@ -1,7 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.bus.Transport;
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;

@@ -1,5 +1,8 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.DeclarationException;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Names;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.Objects;

@@ -1,5 +1,6 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.DeclarationException;
 import io.runnel.wire.ErrorCode;
 import java.util.Collection;
 import java.util.Collections;
