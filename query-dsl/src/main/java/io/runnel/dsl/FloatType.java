@@ -83,7 +83,7 @@ final class FloatType implements ColumnType {
       float f = single(d, original);
       return f;
     }
-    if (Double.isInfinite(d) && !original.toLowerCase().contains("inf")) {
+    if (Double.isInfinite(d) && !original.toLowerCase(Locale.ROOT).contains("inf")) {
       throw new ValueInvalidException("float8", original, "is out of range for float8");
     }
     return d;

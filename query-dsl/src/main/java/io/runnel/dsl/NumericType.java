@@ -8,7 +8,8 @@ import java.math.BigDecimal;
 
 /**
  * {@code numeric}: {@link PgNumeric}, exact; JSON strings with PostgreSQL's exact digits ({@code "0.10"},
- * {@code "NaN"}); a JSON number is accepted on input and keeps its digits.
+ * {@code "NaN"}); a JSON number is accepted on input and keeps its digits. Values beyond PostgreSQL's range
+ * ({@link PgNumeric#MAX_INTEGER_DIGITS} digits before the point, {@link PgNumeric#MAX_SCALE} after it) are refused.
  */
 final class NumericType implements ColumnType {
 
@@ -46,7 +47,9 @@ final class NumericType implements ColumnType {
     try {
       return PgNumeric.parse(text);
     } catch (ValueInvalidException e) {
-      throw new InputInvalidException(path, "is not a numeric", "Send digits such as \"12.50\", or \"NaN\".");
+      throw new InputInvalidException(path, "is not a numeric PostgreSQL accepts (" + withoutStop(e.cause()) + ")",
+          "Send digits such as \"12.50\", or \"NaN\", with at most " + PgNumeric.MAX_INTEGER_DIGITS
+              + " digits before the point and " + PgNumeric.MAX_SCALE + " after it.");
     }
   }
 
@@ -56,7 +59,7 @@ final class NumericType implements ColumnType {
       return n;
     }
     if (value instanceof BigDecimal d) {
-      return PgNumeric.of(d.scale() < 0 ? d.setScale(0) : d);
+      return PgNumeric.of(d);
     }
     if (value instanceof Integer || value instanceof Long || value instanceof Short) {
       return PgNumeric.of(BigDecimal.valueOf(((Number) value).longValue()));
@@ -75,6 +78,10 @@ final class NumericType implements ColumnType {
     }
     throw new ValueInvalidException("numeric", String.valueOf(value), "is a " + value.getClass().getSimpleName()
         + ", not a number");
+  }
+
+  private static String withoutStop(String sentence) {
+    return sentence.endsWith(".") ? sentence.substring(0, sentence.length() - 1) : sentence;
   }
 
   @Override
