@@ -1,8 +1,8 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;
-import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -46,10 +46,11 @@ public final class Select {
   /**
    * This select with {@code filter} ANDed to its filter.
    *
-   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) for an unknown column, an operator the
-   *     column's type lacks (ordering on json, LIKE on a number), an IN list of 0 or over 100 values, or a LIKE
-   *     pattern ending in a lone backslash
-   * @throws RunnelException ({@code X_INPUT_INVALID}) when a value does not fit its column's type
+   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) for an unknown column or an operator the
+   *     column's type lacks (ordering on json, LIKE on a number)
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}, the path naming the column as {@code posts.id}) when a
+   *     value does not fit its column's type, an IN list has 0 or over 100 values, or a LIKE pattern ends in a
+   *     lone backslash: values come from the input, so these are the request's errors, not the app's
    */
   public Select where(Filter filter) {
     Filter bound = bind(Objects.requireNonNull(filter, "filter"));
@@ -158,7 +159,7 @@ public final class Select {
       case Filter.In in -> {
         Column col = comparable(in.column(), "IN");
         if (in.values().isEmpty() || in.values().size() > MAX_IN_VALUES) {
-          throw invalid("IN on column '" + col.name() + "' has " + in.values().size() + " values.",
+          throw new InputInvalidException(path(col), "is compared with IN of " + in.values().size() + " values",
               "Give IN from 1 to " + MAX_IN_VALUES + " values.");
         }
         List<@Nullable Object> values = new ArrayList<>();
@@ -178,7 +179,7 @@ public final class Select {
               + (l.caseInsensitive() ? "ILIKE" : "LIKE") + ".", "Use LIKE and ILIKE on text or varchar columns.");
         }
         if (l.pattern() != null) {
-          LikePattern.check(l.pattern());
+          LikePattern.check(l.pattern(), path(col));
         }
         yield l;
       }
@@ -209,10 +210,16 @@ public final class Select {
     try {
       return col.type().coerce(value);
     } catch (ValueInvalidException e) {
-      throw new RunnelException(ErrorCode.X_INPUT_INVALID,
-          "The value for column '" + entity.name() + "." + col.name() + "' does not fit: " + e.cause(),
+      String cause = e.cause();
+      throw new InputInvalidException(path(col), "does not fit its column ("
+          + (cause.endsWith(".") ? cause.substring(0, cause.length() - 1) : cause) + ")",
           "Send a " + col.type().sqlName() + " value.");
     }
+  }
+
+  /** The path naming a column in an input error: {@code posts.id}. */
+  private String path(Column col) {
+    return entity.name() + "." + col.name();
   }
 
   private static DeclarationException invalid(String cause, String fix) {

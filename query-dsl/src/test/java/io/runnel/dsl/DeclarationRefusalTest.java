@@ -79,10 +79,6 @@ class DeclarationRefusalTest {
         () -> refused(bad, "'meta'", () -> select(POSTS).where(eq("meta", "{}"))),
         () -> refused(bad, "'tags'", () -> select(POSTS).where(gt("tags", "{a}"))),
         () -> refused(bad, "'likes'", () -> select(POSTS).where(like("likes", "1%"))),
-        () -> refused(bad, "0 values", () -> select(POSTS).where(in("likes", List.of()))),
-        () -> refused(bad, "101 values",
-            () -> select(POSTS).where(in("likes", Collections.nCopies(101, 1)))),
-        () -> refused(bad, "escape", () -> select(POSTS).where(like("title", "50\\"))),
         () -> refused(bad, "'meta'", () -> select(POSTS).orderBy(asc("meta"))),
         () -> refused(bad, "twice", () -> select(POSTS).orderBy(asc("title"), asc("title"))),
         () -> refused(bad, "Limit 0", () -> select(POSTS).limit(0)),
@@ -90,14 +86,36 @@ class DeclarationRefusalTest {
         () -> refused(bad, "'Feed!'", () -> QueryRef.live("Feed!", OrgInput.CODEC, in -> select(POSTS))));
   }
 
+  private static void inputRefused(String path, String mentions, Executable select) {
+    InputInvalidException e = assertThrows(InputInvalidException.class, select);
+    assertAll(
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, e.code(), "code of: " + e.getMessage()),
+        () -> assertEquals(422, e.code().httpStatus()),
+        () -> assertEquals(path, e.path(), "the path names the column"),
+        () -> assertTrue(e.cause().contains(mentions), "the cause names '" + mentions + "': " + e.cause()),
+        () -> assertTrue(!e.fix().isBlank(), "a fix is given"));
+  }
+
   @Test
   void aValueThatDoesNotFitItsColumnIsAnInputErrorNamingTheColumn() {
     assertAll(
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.id", () -> select(POSTS).where(eq("id", "not-a-uuid"))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.likes", () -> select(POSTS).where(eq("likes", "many"))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.likes",
-            () -> select(POSTS).where(eq("likes", 3_000_000_000L))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.title", () -> select(POSTS).where(eq("title", 7))));
+        () -> inputRefused("posts.id", "not-a-uuid", () -> select(POSTS).where(eq("id", "not-a-uuid"))),
+        () -> inputRefused("posts.likes", "many", () -> select(POSTS).where(eq("likes", "many"))),
+        () -> inputRefused("posts.likes", "3000000000", () -> select(POSTS).where(eq("likes", 3_000_000_000L))),
+        () -> inputRefused("posts.title", "Integer", () -> select(POSTS).where(eq("title", 7))),
+        () -> inputRefused("posts.likes", "many", () -> select(POSTS).where(in("likes", List.of(1, "many")))));
+  }
+
+  /** Values come from the request's input, so a bad one is the request's error (422), not the app's (500). */
+  @Test
+  void valueLevelProblemsInASelectAreInputErrorsNotDeclarationErrors() {
+    assertAll(
+        () -> inputRefused("posts.likes", "0 values", () -> select(POSTS).where(in("likes", List.of()))),
+        () -> inputRefused("posts.likes", "101 values",
+            () -> select(POSTS).where(in("likes", Collections.nCopies(101, 1)))),
+        () -> inputRefused("posts.title", "escape", () -> select(POSTS).where(like("title", "50\\"))),
+        () -> inputRefused("posts.title", "escape",
+            () -> select(POSTS).where(Filter.not(Filter.ilike("title", "\\\\\\")))));
   }
 
   @Test
