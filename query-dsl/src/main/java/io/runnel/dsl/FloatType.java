@@ -97,6 +97,17 @@ final class FloatType implements ColumnType {
     return f;
   }
 
+  /** {@code -0} as {@code 0}, which {@link #compare} equates with it; every other value (NaN too) as it is. */
+  @Override
+  public Object routingValue(Object value) {
+    if (single) {
+      float f = (Float) value;
+      return f == 0 ? (Object) 0f : value;
+    }
+    double d = (Double) value;
+    return d == 0 ? (Object) 0d : value;
+  }
+
   @Override
   public String format(Object value) {
     return single ? text(((Float) value).floatValue(), true) : text((Double) value, false);

@@ -5,6 +5,7 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.math.BigDecimal;
+import java.util.Objects;
 
 /**
  * {@code numeric}: {@link PgNumeric}, exact; JSON strings with PostgreSQL's exact digits ({@code "0.10"},
@@ -82,6 +83,17 @@ final class NumericType implements ColumnType {
 
   private static String withoutStop(String sentence) {
     return sentence.endsWith(".") ? sentence.substring(0, sentence.length() - 1) : sentence;
+  }
+
+  /** A finite value without trailing zeros at scale 0 or above ({@code 1.00} and {@code 1} both as {@code 1}). */
+  @Override
+  public Object routingValue(Object value) {
+    PgNumeric n = (PgNumeric) value;
+    if (!n.isFinite()) {
+      return n;
+    }
+    BigDecimal d = Objects.requireNonNull(n.decimal());
+    return PgNumeric.of(d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros());
   }
 
   @Override

@@ -131,8 +131,10 @@ public final class Select {
 
   /**
    * The routing key: the columns the filter pins with a non-negated top-level {@code eq} (directly or as a part
-   * of the top-level AND), with their values. A change whose row lacks these values cannot match, so windows are
-   * indexed by them. Empty when nothing is pinned.
+   * of the top-level AND), with their {@linkplain ColumnType#routingValue routing values}. A change whose row's
+   * routing values differ cannot match, so windows are indexed by them: a row holding {@code 1.00} where the
+   * select pins {@code 1.0}, or {@code -0.0} where it pins {@code 0.0}, is found under the same key, as PostgreSQL
+   * calls them equal. Empty when nothing is pinned.
    */
   public Map<String, Object> routingKey() {
     LinkedHashMap<String, Object> out = new LinkedHashMap<>();
@@ -142,11 +144,19 @@ public final class Select {
     return Collections.unmodifiableMap(out);
   }
 
-  private static void collectPins(Filter f, Map<String, Object> out) {
+  private void collectPins(Filter f, Map<String, Object> out) {
     switch (f) {
-      case Filter.Compare c when c.op() == Filter.Op.EQ && c.value() != null -> out.putIfAbsent(c.column(), c.value());
+      case Filter.Compare c -> {
+        if (c.op() == Filter.Op.EQ && c.value() != null) {
+          out.putIfAbsent(c.column(), entity.column(c.column()).type().routingValue(c.value()));
+        }
+      }
       case Filter.And a -> a.filters().forEach(p -> collectPins(p, out));
-      default -> { }
+      // IN may match any of its values, IS NULL pins no value, LIKE a pattern, and NOT pins nothing it negates.
+      case Filter.In in -> { }
+      case Filter.IsNull n -> { }
+      case Filter.Like l -> { }
+      case Filter.Not n -> { }
     }
   }
 
