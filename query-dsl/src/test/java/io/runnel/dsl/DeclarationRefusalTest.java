@@ -145,6 +145,51 @@ class DeclarationRefusalTest {
   }
 
   @Test
+  void anEntityIsDeclaredOncePerRecordTypeAndPerTable() {
+    Entity posts = Entity.of(POSTS).table("public.posts").tenant("org_id");
+    QueryRef<OrgInput> other = QueryRef.live("other", OrgInput.CODEC, in -> select(POSTS));
+    EntityRef archived = EntityRef.of("archived").key("id").columns(c -> c.uuid("id").text("org_id"));
+    QueryRef<OrgInput> archive = QueryRef.live("archive", OrgInput.CODEC, in -> select(archived));
+    ChannelRef org = ChannelRef.of("org", "orgId").catchUp(FEED);
+    ErrorCode dup = ErrorCode.X_DECLARATION_DUPLICATE;
+    assertAll(
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(other).on(Entity.of(POSTS).table("public.posts")).policy(Policy.allowPublic()))),
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .channel(Channel.of(org).records(Entity.of(POSTS).table("app.posts"), "org_id")
+                .policy(Policy.memberOfParam("orgId")))),
+        () -> refused(dup, "'public.posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(archive).on(Entity.of(archived).table("public.posts")).policy(Policy.allowPublic()))),
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(other).on(Entity.of(EntityRef.of("posts").key("id").columns(c -> c.uuid("id")))
+                .table("public.posts").tenant("id")).policy(Policy.allowPublic()))));
+  }
+
+  @Test
+  void entitiesListsEveryEntityOnceInDeclarationOrder() {
+    Entity posts = Entity.of(POSTS).tenant("org_id");
+    EntityRef likesRef = EntityRef.of("likes").key("post_id").columns(c -> c.uuid("post_id").text("org_id"));
+    Entity likes = Entity.of(likesRef);
+    QueryRef<OrgInput> other = QueryRef.live("other", OrgInput.CODEC, in -> select(POSTS));
+    QueryRef<OrgInput> likesQuery = QueryRef.live("likes", OrgInput.CODEC, in -> select(likesRef));
+    Declarations d = Declarations.builder()
+        .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+        .query(Query.of(other).on(Entity.of(POSTS).tenant("org_id")).policy(Policy.allowPublic()))
+        .channel(Channel.of(ChannelRef.of("org", "orgId").catchUp(FEED)).records(likes, "org_id").records(posts,
+            "org_id").policy(Policy.memberOfParam("orgId")))
+        .query(Query.of(likesQuery).on(likes).policy(Policy.allowPublic()))
+        .build();
+    assertAll(
+        () -> assertEquals(List.of(posts, likes), List.copyOf(d.entities()),
+            "distinct, in the order first declared; an equal second Entity.of(POSTS) is the same declaration"),
+        () -> assertTrue(d.entities().iterator().next() == posts, "the first declaration is the one kept"));
+  }
+
+  @Test
   void aSourceSelectingFromAnotherEntityIsRefusedWhenItRuns() {
     EntityRef other = EntityRef.of("other").key("id").columns(c -> c.uuid("id").text("org_id"));
     QueryRef<OrgInput> wrong = QueryRef.live("wrong", OrgInput.CODEC, in -> select(other));

@@ -97,6 +97,22 @@ public final class Entity {
     return tenantColumn;
   }
 
+  /**
+   * Whether {@code o} declares the same thing: the same {@link EntityRef} (by identity), table and tenant column.
+   * Two {@code Entity.of(POSTS)} with one table are equal; {@link Declarations} refuses unequal entities of one
+   * record type.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Entity e && ref == e.ref && schema.equals(e.schema) && table.equals(e.table)
+        && Objects.equals(tenantColumn, e.tenantColumn);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(System.identityHashCode(ref), schema, table, tenantColumn);
+  }
+
   @Override
   public String toString() {
     return "Entity[" + ref.name() + " on " + qualifiedTable() + (tenantColumn == null ? "" : " tenant " + tenantColumn)
