@@ -402,8 +402,8 @@ public final class Replicator implements AutoCloseable {
      * The replicator.
      *
      * @throws NullPointerException without a database or transport
-     * @throws RunnelException ({@code X_CONFIG_INVALID}) for a bad slot or publication name, or a replication
-     *     database other than the database
+     * @throws io.runnel.wire.ConfigInvalidException ({@code X_CONFIG_INVALID}) for a bad slot or publication
+     *     name, or a replication database other than the database
      */
     public Replicator build() {
       return new Replicator(this);
