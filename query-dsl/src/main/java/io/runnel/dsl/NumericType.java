@@ -48,7 +48,7 @@ final class NumericType implements ColumnType {
     try {
       return PgNumeric.parse(text);
     } catch (ValueInvalidException e) {
-      throw new InputInvalidException(path, "is not a numeric PostgreSQL accepts (" + withoutStop(e.cause()) + ")",
+      throw new InputInvalidException(path, "is not a numeric PostgreSQL accepts (" + e.clause() + ")",
           "Send digits such as \"12.50\", or \"NaN\", with at most " + PgNumeric.MAX_INTEGER_DIGITS
               + " digits before the point and " + PgNumeric.MAX_SCALE + " after it.");
     }
@@ -79,10 +79,6 @@ final class NumericType implements ColumnType {
     }
     throw new ValueInvalidException("numeric", String.valueOf(value), "is a " + value.getClass().getSimpleName()
         + ", not a number");
-  }
-
-  private static String withoutStop(String sentence) {
-    return sentence.endsWith(".") ? sentence.substring(0, sentence.length() - 1) : sentence;
   }
 
   /** A finite value without trailing zeros at scale 0 or above ({@code 1.00} and {@code 1} both as {@code 1}). */

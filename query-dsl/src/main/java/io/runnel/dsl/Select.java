@@ -220,9 +220,7 @@ public final class Select {
     try {
       return col.type().coerce(value);
     } catch (ValueInvalidException e) {
-      String cause = e.cause();
-      throw new InputInvalidException(path(col), "does not fit its column ("
-          + (cause.endsWith(".") ? cause.substring(0, cause.length() - 1) : cause) + ")",
+      throw new InputInvalidException(path(col), "does not fit its column (" + e.clause() + ")",
           "Send a " + col.type().sqlName() + " value.");
     }
   }
