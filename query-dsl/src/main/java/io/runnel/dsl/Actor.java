@@ -11,7 +11,7 @@ import java.util.Set;
  * @param id the actor's id, or null when anonymous
  * @param orgId the actor's org (tenant) id, or null
  * @param roles the actor's roles
- * @param permissions the actor's permissions, which {@link Policy#can} checks
+ * @param permissions the actor's permissions, which {@link io.runnel.dsl.server.Policy#can} checks
  */
 public record Actor(@Nullable String id, @Nullable String orgId, Set<String> roles, Set<String> permissions) {
 

@@ -23,6 +23,8 @@ final class Calendar {
   static final long MIN_TIMESTAMP = (MIN_DAY - POSTGRES_EPOCH_DAY) * MICROS_PER_DAY;
   /** Just past the last timestamp, 294277-01-01 00:00 ({@code END_TIMESTAMP} in {@code datatype/timestamp.h}). */
   static final long END_TIMESTAMP = (MAX_TIMESTAMP_DAY + 1 - POSTGRES_EPOCH_DAY) * MICROS_PER_DAY;
+  /** The largest zone offset's hours: ±15:59:59 is the limit ({@code MAX_TZDISP_HOUR} in {@code datetime.h}). */
+  static final long MAX_OFFSET_HOURS = 15;
 
   private Calendar() {}
 
@@ -282,6 +284,9 @@ final class Calendar {
           }
         } else if (isDigit(peek())) {
           om = digits(2, 2);
+        }
+        if (oh > MAX_OFFSET_HOURS || om > 59 || os > 59) {
+          throw bad("has a zone offset beyond ±15:59:59 (PostgreSQL refuses a larger one)");
         }
         offsetSeconds = sign * (oh * 3600 + om * 60 + os);
       }

@@ -1,6 +1,7 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
 import java.util.ArrayList;
@@ -113,7 +114,8 @@ public final class ChannelRef {
    * The param values of {@code topic}, by name, when the topic is this channel's; null when it names another
    * channel or has another number of params.
    *
-   * @throws IllegalArgumentException when a param is not in canonical percent-encoded form
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the param (its path is the param's name) when
+   *     it is not in the percent-encoded form {@link #topic} writes
    */
   public @Nullable Map<String, String> parseTopic(String topic) {
     String[] parts = topic.split("\\.", -1);
@@ -122,7 +124,14 @@ public final class ChannelRef {
     }
     LinkedHashMap<String, String> out = new LinkedHashMap<>();
     for (int i = 0; i < params.size(); i++) {
-      out.put(params.get(i), PercentEncoding.decode(parts[i + 1]));
+      String param = params.get(i);
+      try {
+        out.put(param, PercentEncoding.decode(parts[i + 1]));
+      } catch (IllegalArgumentException e) {
+        throw new InputInvalidException(param, "of topic '" + topic + "' is not percent-encoded UTF-8",
+            "Percent-encode each param's UTF-8 bytes except A-Z a-z 0-9 - _ ~ (a '.' is %2E), as PROTOCOL.md's "
+                + "\"Topics\" says.");
+      }
     }
     return Collections.unmodifiableMap(out);
   }

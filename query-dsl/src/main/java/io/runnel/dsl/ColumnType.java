@@ -132,6 +132,20 @@ public sealed interface ColumnType
   }
 
   /**
+   * The value's canonical form for hashing: two values equal under {@link #compare} have routing values that are
+   * {@code equals} and share a {@code hashCode}, so a map keyed by routing values (a window index keyed by a
+   * select's pinned columns) finds every row PostgreSQL would call equal. The value itself for most types; a
+   * float's {@code -0} becomes {@code 0} (NaN stays NaN, which {@code Double.equals} equates with itself); a
+   * numeric loses its trailing zeros ({@code 1.00} becomes {@code 1}).
+   *
+   * @param value a non-null value of this type's Java class
+   * @return a value of the same Java class
+   */
+  default Object routingValue(Object value) {
+    return value;
+  }
+
+  /**
    * Compares two non-null values as PostgreSQL orders them (text under {@code COLLATE "C"}, that is by code
    * point).
    *

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 /**
  * The client-safe half of an entity: the record type clients see, its key columns and its typed columns. The
  * browser's matcher needs the types to compare and order values as PostgreSQL does. The table and tenant column
- * are server-only, on {@link Entity}.
+ * are server-only, on {@link io.runnel.dsl.server.Entity}.
  *
  * <pre>{@code
  * static final EntityRef POSTS = EntityRef.of("posts").key("id")
@@ -101,6 +101,41 @@ public final class EntityRef {
       values.add(keyValue(row, k));
     }
     return RecordKeys.of(types, values);
+  }
+
+  /**
+   * The record key of a record whose key columns hold {@code values}, in key order, spelled as {@link #keyOf}
+   * spells it: {@code POSTS.key(in.postId())}, {@code LIKES.key(in.postId(), actor.id())} (the canonical JSON array
+   * of a composite key is built here, never by hand). Each value is coerced through its column's type, so a
+   * {@code "0B7E…"} uuid is spelled in lower case and a numeric keeps PostgreSQL's digits.
+   *
+   * @throws IllegalArgumentException when the number of values differs from the key columns
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}, the path naming the column as {@code posts.id}) when a
+   *     value is null or does not fit its column's type
+   */
+  public String key(@Nullable Object... values) {
+    if (values.length != key.size()) {
+      throw new IllegalArgumentException("Entity '" + name + "' has key " + key + ", so a key takes " + key.size()
+          + " values, not " + values.length);
+    }
+    List<ColumnType> types = new ArrayList<>(key.size());
+    List<Object> coerced = new ArrayList<>(key.size());
+    for (int i = 0; i < values.length; i++) {
+      Column c = columns.get(key.get(i));
+      String path = name + "." + c.name();
+      Object v = values[i];
+      if (v == null) {
+        throw new InputInvalidException(path, "is null, and a key column never is", "Give every key column a value.");
+      }
+      try {
+        coerced.add(c.type().coerce(v));
+      } catch (ValueInvalidException e) {
+        throw new InputInvalidException(path, "does not fit its key column (" + e.clause() + ")",
+            "Send a " + c.type().sqlName() + " value.");
+      }
+      types.add(c.type());
+    }
+    return RecordKeys.of(types, coerced);
   }
 
   private Object keyValue(Row row, String column) {

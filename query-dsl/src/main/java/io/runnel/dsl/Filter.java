@@ -2,6 +2,7 @@ package io.runnel.dsl;
 
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -169,9 +170,14 @@ public sealed interface Filter permits Filter.Compare, Filter.In, Filter.IsNull,
     return new Compare(column, Op.GTE, value);
   }
 
-  /** {@code column IN (values…)}, 1–100 values. */
+  /** {@code column IN (values…)}, 1–100 values (nulls allowed, as in SQL). */
   static Filter in(String column, List<?> values) {
     return new In(column, new ArrayList<>(values));
+  }
+
+  /** {@code column IN (values…)}, 1–100 values given one by one: {@code in("status", "open", "held")}. */
+  static Filter in(String column, @Nullable Object... values) {
+    return new In(column, Arrays.asList(values));
   }
 
   /** {@code column IS NULL}. */

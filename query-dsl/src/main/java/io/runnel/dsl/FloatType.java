@@ -83,7 +83,7 @@ final class FloatType implements ColumnType {
       float f = single(d, original);
       return f;
     }
-    if (Double.isInfinite(d) && !original.toLowerCase().contains("inf")) {
+    if (Double.isInfinite(d) && !original.toLowerCase(Locale.ROOT).contains("inf")) {
       throw new ValueInvalidException("float8", original, "is out of range for float8");
     }
     return d;
@@ -95,6 +95,17 @@ final class FloatType implements ColumnType {
       throw new ValueInvalidException("float4", original, "is out of range for float4");
     }
     return f;
+  }
+
+  /** {@code -0} as {@code 0}, which {@link #compare} equates with it; every other value (NaN too) as it is. */
+  @Override
+  public Object routingValue(Object value) {
+    if (single) {
+      float f = (Float) value;
+      return f == 0 ? (Object) 0f : value;
+    }
+    double d = (Double) value;
+    return d == 0 ? (Object) 0d : value;
   }
 
   @Override

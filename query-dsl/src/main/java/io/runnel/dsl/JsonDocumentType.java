@@ -1,14 +1,17 @@
 package io.runnel.dsl;
 
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,9 @@ import java.util.Map;
  *
  * <p>Text: a {@code jsonb} prints as {@code jsonb_out} does; a {@code json} document is kept verbatim by
  * PostgreSQL, so it has no one text, and Runnel writes it compactly.
+ *
+ * <p>A {@code jsonb} number is a {@code numeric} to PostgreSQL, so one beyond numeric's range
+ * ({@link PgNumeric#parse}) is refused on every way in; a {@code json} document keeps any number's text.
  *
  * <p>A {@code json} value whose text repeats a member name is refused ({@code jsonb} keeps the last one, so use
  * {@code jsonb}); a document that is JSON {@code null} cannot be told from SQL NULL on the wire.
@@ -39,10 +45,54 @@ final class JsonDocumentType implements ColumnType {
 
   @Override
   public Object parse(String pgText) {
+    JsonValue value;
     try {
-      return Json.parse(pgText);
+      value = Json.parse(pgText);
     } catch (JsonSyntaxException e) {
       throw new ValueInvalidException(name, pgText, "is not JSON Runnel accepts: " + e.cause());
+    }
+    return checked(value, pgText);
+  }
+
+  /** {@code value} when its numbers fit {@code jsonb} (each is a {@code numeric}); a {@code json} keeps any. */
+  private JsonValue checked(JsonValue value, @Nullable String text) {
+    try {
+      checkNumbers(value, "");
+    } catch (InputInvalidException e) {
+      throw new ValueInvalidException(name, text != null ? text : Json.write(value),
+          "holds a number jsonb refuses: " + e.cause());
+    }
+    return value;
+  }
+
+  /**
+   * Refuses, naming its path, a number in a {@code jsonb} document that {@code numeric} would refuse
+   * ({@link PgNumeric#parse}): PostgreSQL stores each as a numeric, so {@code 1e999999999} is an error there, and
+   * writing it as {@code jsonb_out} does would expand the exponent into digits.
+   */
+  private void checkNumbers(JsonValue value, String path) {
+    if (name.equals("json")) {
+      return;
+    }
+    switch (value) {
+      case JsonObject o -> o.members().forEach((k, v) -> checkNumbers(v, JsonPath.member(path, k)));
+      case JsonArray a -> {
+        for (int i = 0; i < a.size(); i++) {
+          checkNumbers(a.get(i), JsonPath.element(path, i));
+        }
+      }
+      case JsonNumber n -> {
+        try {
+          PgNumeric.parse(n.text());
+        } catch (ValueInvalidException e) {
+          throw new InputInvalidException(path, "is a number beyond PostgreSQL's numeric range",
+              "Send at most " + PgNumeric.MAX_INTEGER_DIGITS + " digits before the point and " + PgNumeric.MAX_SCALE
+                  + " after it, or the number as a string.");
+        }
+      }
+      case JsonString str -> { }
+      case JsonBoolean b -> { }
+      case JsonNull nul -> { }
     }
   }
 
@@ -110,13 +160,14 @@ final class JsonDocumentType implements ColumnType {
 
   @Override
   public Object fromJson(JsonValue json, String path) {
+    checkNumbers(json, path);
     return json;
   }
 
   @Override
   public Object coerce(Object value) {
     if (value instanceof JsonValue v) {
-      return v;
+      return checked(v, null);
     }
     if (value instanceof String s) {
       return parse(s);

@@ -1,6 +1,6 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 
 /**
  * SQL {@code LIKE} matching on code points, as PostgreSQL matches under a deterministic collation: {@code %} any
@@ -21,16 +21,16 @@ final class LikePattern {
   /**
    * Refuses a pattern PostgreSQL refuses.
    *
-   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) for a pattern ending in a lone backslash
+   * @param path the column the pattern is for, as an input error names it ({@code posts.title})
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) for a pattern ending in a lone backslash
    */
-  static void check(String pattern) {
+  static void check(String pattern, String path) {
     int backslashes = 0;
     for (int i = pattern.length() - 1; i >= 0 && pattern.charAt(i) == '\\'; i--) {
       backslashes++;
     }
     if (backslashes % 2 == 1) {
-      throw new DeclarationException(ErrorCode.X_QUERY_DECLARATION_INVALID,
-          "LIKE pattern '" + pattern + "' ends with an escape character.",
+      throw new InputInvalidException(path, "has LIKE pattern '" + pattern + "', which ends with an escape character",
           "Escape the final backslash as \\\\ or remove it (PostgreSQL refuses such patterns).");
     }
   }

@@ -11,9 +11,9 @@ import java.util.Objects;
  * timestamps and dates with their infinities, text by code point as under {@code COLLATE "C"}), and NULLs placed
  * as the order term says.
  *
- * <p>The SQL that {@link SqlRenderer} makes of the same select compares text under {@code COLLATE "C"} explicitly,
- * whatever the column's own collation, so the database and this matcher always agree (proved by the differential
- * test against a real PostgreSQL).
+ * <p>The SQL that {@link io.runnel.dsl.server.SqlRenderer} makes of the same select compares text under
+ * {@code COLLATE "C"} explicitly, whatever the column's own collation, so the database and this matcher always
+ * agree (proved by the differential test against a real PostgreSQL).
  */
 public final class Matcher implements Comparator<Row> {
 

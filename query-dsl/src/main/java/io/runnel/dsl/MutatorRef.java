@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * The client-safe half of a mutator: its name, the input's JSON codec, an optional pure local twin that the
  * browser runs into its optimistic overlay, and the {@link Conflict} policy. The client never references the
- * server half ({@link Mutator}).
+ * server half ({@link io.runnel.dsl.server.Mutator}).
  *
  * <pre>{@code
  * static final MutatorRef<LikeInput> LIKE_POST = MutatorRef.of("likePost", LikeInput.CODEC)

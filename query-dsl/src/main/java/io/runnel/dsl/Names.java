@@ -1,12 +1,15 @@
 package io.runnel.dsl;
 
-/** The name rules declarations share. */
-final class Names {
+/**
+ * The name rules declarations share, on both halves: column, schema and table identifiers, and the names of
+ * entities, queries, mutators and channel params.
+ */
+public final class Names {
 
   private Names() {}
 
   /** A column or table identifier: {@code [A-Za-z_][A-Za-z0-9_]*}, 1–63 characters. */
-  static boolean isIdentifier(String s) {
+  public static boolean isIdentifier(String s) {
     if (s.isEmpty() || s.length() > 63) {
       return false;
     }
@@ -21,7 +24,7 @@ final class Names {
   }
 
   /** A query, mutator or entity name: {@code [A-Za-z][A-Za-z0-9_]*}, 1–64 characters. */
-  static boolean isName(String s) {
+  public static boolean isName(String s) {
     if (s.isEmpty() || s.length() > 64) {
       return false;
     }
@@ -33,10 +36,5 @@ final class Names {
       }
     }
     return true;
-  }
-
-  /** A PostgreSQL identifier in double quotes, inner quotes doubled. */
-  static String quote(String identifier) {
-    return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 }

@@ -5,10 +5,12 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.math.BigDecimal;
+import java.util.Objects;
 
 /**
  * {@code numeric}: {@link PgNumeric}, exact; JSON strings with PostgreSQL's exact digits ({@code "0.10"},
- * {@code "NaN"}); a JSON number is accepted on input and keeps its digits.
+ * {@code "NaN"}); a JSON number is accepted on input and keeps its digits. Values beyond PostgreSQL's range
+ * ({@link PgNumeric#MAX_INTEGER_DIGITS} digits before the point, {@link PgNumeric#MAX_SCALE} after it) are refused.
  */
 final class NumericType implements ColumnType {
 
@@ -46,7 +48,9 @@ final class NumericType implements ColumnType {
     try {
       return PgNumeric.parse(text);
     } catch (ValueInvalidException e) {
-      throw new InputInvalidException(path, "is not a numeric", "Send digits such as \"12.50\", or \"NaN\".");
+      throw new InputInvalidException(path, "is not a numeric PostgreSQL accepts (" + e.clause() + ")",
+          "Send digits such as \"12.50\", or \"NaN\", with at most " + PgNumeric.MAX_INTEGER_DIGITS
+              + " digits before the point and " + PgNumeric.MAX_SCALE + " after it.");
     }
   }
 
@@ -56,7 +60,7 @@ final class NumericType implements ColumnType {
       return n;
     }
     if (value instanceof BigDecimal d) {
-      return PgNumeric.of(d.scale() < 0 ? d.setScale(0) : d);
+      return PgNumeric.of(d);
     }
     if (value instanceof Integer || value instanceof Long || value instanceof Short) {
       return PgNumeric.of(BigDecimal.valueOf(((Number) value).longValue()));
@@ -75,6 +79,17 @@ final class NumericType implements ColumnType {
     }
     throw new ValueInvalidException("numeric", String.valueOf(value), "is a " + value.getClass().getSimpleName()
         + ", not a number");
+  }
+
+  /** A finite value without trailing zeros at scale 0 or above ({@code 1.00} and {@code 1} both as {@code 1}). */
+  @Override
+  public Object routingValue(Object value) {
+    PgNumeric n = (PgNumeric) value;
+    if (!n.isFinite()) {
+      return n;
+    }
+    BigDecimal d = Objects.requireNonNull(n.decimal());
+    return PgNumeric.of(d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros());
   }
 
   @Override

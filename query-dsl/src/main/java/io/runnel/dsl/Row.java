@@ -49,24 +49,75 @@ public final class Row {
     return values.get(column);
   }
 
-  /** A text-typed value. @throws ClassCastException when the column holds another type */
+  /**
+   * The value of a {@code text}, {@code varchar} or {@code uuid} column.
+   *
+   * @return the {@code String}, or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
   public @Nullable String text(String column) {
     return (String) values.get(column);
   }
 
-  /** A bool value; false for NULL or absent. @throws ClassCastException when the column holds another type */
-  public boolean bool(String column) {
-    return Boolean.TRUE.equals(values.get(column));
+  /**
+   * The value of a {@code bool} column.
+   *
+   * @return the {@code Boolean}, or null for SQL NULL or an absent column (so a NULL is never read as false)
+   * @throws ClassCastException when the column holds another type
+   */
+  public @Nullable Boolean bool(String column) {
+    return (Boolean) values.get(column);
   }
 
-  /** An int2 or int4 value. @throws ClassCastException when the column holds another type */
+  /**
+   * The value of an {@code int4} or {@code int2} column: both are {@code Integer} in Java.
+   *
+   * @return the {@code Integer}, or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
   public @Nullable Integer int4(String column) {
     return (Integer) values.get(column);
   }
 
-  /** An int8 value. @throws ClassCastException when the column holds another type */
+  /**
+   * The value of an {@code int8} column.
+   *
+   * @return the {@code Long}, or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
   public @Nullable Long int8(String column) {
     return (Long) values.get(column);
+  }
+
+  /**
+   * The value of a {@code float8} column (a {@code float4} column holds a {@code Float}; read it with
+   * {@link #get}).
+   *
+   * @return the {@code Double}, NaN and the infinities included, or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
+  public @Nullable Double float8(String column) {
+    return (Double) values.get(column);
+  }
+
+  /**
+   * The value of a {@code numeric} column.
+   *
+   * @return the {@link PgNumeric} (exact, with its scale), or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
+  public @Nullable PgNumeric numeric(String column) {
+    return (PgNumeric) values.get(column);
+  }
+
+  /**
+   * The value of a {@code timestamptz} or {@code timestamp} column.
+   *
+   * @return the {@link PgTimestamp}, infinities included, or null for SQL NULL or an absent column
+   * @throws ClassCastException when the column holds another type
+   */
+  public @Nullable PgTimestamp timestamp(String column) {
+    return (PgTimestamp) values.get(column);
   }
 
   /** This row with {@code column} set to {@code value} (null for SQL NULL). */

@@ -1,8 +1,8 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;
-import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -46,10 +46,11 @@ public final class Select {
   /**
    * This select with {@code filter} ANDed to its filter.
    *
-   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) for an unknown column, an operator the
-   *     column's type lacks (ordering on json, LIKE on a number), an IN list of 0 or over 100 values, or a LIKE
-   *     pattern ending in a lone backslash
-   * @throws RunnelException ({@code X_INPUT_INVALID}) when a value does not fit its column's type
+   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) for an unknown column or an operator the
+   *     column's type lacks (ordering on json, LIKE on a number)
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}, the path naming the column as {@code posts.id}) when a
+   *     value does not fit its column's type, an IN list has 0 or over 100 values, or a LIKE pattern ends in a
+   *     lone backslash: values come from the input, so these are the request's errors, not the app's
    */
   public Select where(Filter filter) {
     Filter bound = bind(Objects.requireNonNull(filter, "filter"));
@@ -130,8 +131,10 @@ public final class Select {
 
   /**
    * The routing key: the columns the filter pins with a non-negated top-level {@code eq} (directly or as a part
-   * of the top-level AND), with their values. A change whose row lacks these values cannot match, so windows are
-   * indexed by them. Empty when nothing is pinned.
+   * of the top-level AND), with their {@linkplain ColumnType#routingValue routing values}. A change whose row's
+   * routing values differ cannot match, so windows are indexed by them: a row holding {@code 1.00} where the
+   * select pins {@code 1.0}, or {@code -0.0} where it pins {@code 0.0}, is found under the same key, as PostgreSQL
+   * calls them equal. Empty when nothing is pinned.
    */
   public Map<String, Object> routingKey() {
     LinkedHashMap<String, Object> out = new LinkedHashMap<>();
@@ -141,11 +144,19 @@ public final class Select {
     return Collections.unmodifiableMap(out);
   }
 
-  private static void collectPins(Filter f, Map<String, Object> out) {
+  private void collectPins(Filter f, Map<String, Object> out) {
     switch (f) {
-      case Filter.Compare c when c.op() == Filter.Op.EQ && c.value() != null -> out.putIfAbsent(c.column(), c.value());
+      case Filter.Compare c -> {
+        if (c.op() == Filter.Op.EQ && c.value() != null) {
+          out.putIfAbsent(c.column(), entity.column(c.column()).type().routingValue(c.value()));
+        }
+      }
       case Filter.And a -> a.filters().forEach(p -> collectPins(p, out));
-      default -> { }
+      // IN may match any of its values, IS NULL pins no value, LIKE a pattern, and NOT pins nothing it negates.
+      case Filter.In in -> { }
+      case Filter.IsNull n -> { }
+      case Filter.Like l -> { }
+      case Filter.Not n -> { }
     }
   }
 
@@ -158,7 +169,7 @@ public final class Select {
       case Filter.In in -> {
         Column col = comparable(in.column(), "IN");
         if (in.values().isEmpty() || in.values().size() > MAX_IN_VALUES) {
-          throw invalid("IN on column '" + col.name() + "' has " + in.values().size() + " values.",
+          throw new InputInvalidException(path(col), "is compared with IN of " + in.values().size() + " values",
               "Give IN from 1 to " + MAX_IN_VALUES + " values.");
         }
         List<@Nullable Object> values = new ArrayList<>();
@@ -178,7 +189,7 @@ public final class Select {
               + (l.caseInsensitive() ? "ILIKE" : "LIKE") + ".", "Use LIKE and ILIKE on text or varchar columns.");
         }
         if (l.pattern() != null) {
-          LikePattern.check(l.pattern());
+          LikePattern.check(l.pattern(), path(col));
         }
         yield l;
       }
@@ -209,10 +220,14 @@ public final class Select {
     try {
       return col.type().coerce(value);
     } catch (ValueInvalidException e) {
-      throw new RunnelException(ErrorCode.X_INPUT_INVALID,
-          "The value for column '" + entity.name() + "." + col.name() + "' does not fit: " + e.cause(),
+      throw new InputInvalidException(path(col), "does not fit its column (" + e.clause() + ")",
           "Send a " + col.type().sqlName() + " value.");
     }
+  }
+
+  /** The path naming a column in an input error: {@code posts.id}. */
+  private String path(Column col) {
+    return entity.name() + "." + col.name();
   }
 
   private static DeclarationException invalid(String cause, String fix) {

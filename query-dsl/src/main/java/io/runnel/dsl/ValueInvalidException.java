@@ -21,6 +21,12 @@ public final class ValueInvalidException extends RunnelException {
         "Send a value PostgreSQL accepts for " + type + ", in the form PROTOCOL.md gives for it.");
   }
 
+  /** The cause without its final stop, to quote inside another error's sentence. */
+  String clause() {
+    String c = cause();
+    return c.endsWith(".") ? c.substring(0, c.length() - 1) : c;
+  }
+
   private static String abbreviate(String s) {
     return s.length() <= 80 ? s : s.substring(0, 77) + "...";
   }

@@ -6,7 +6,9 @@ import java.util.Objects;
  * The base of every coded Runnel error: a {@link ErrorCode}, what happened ({@link #cause()}) and what to do about
  * it ({@link #fix()}), the three fields of every error body and {@code refuse} frame.
  *
- * <p>Subclasses name the concern (input, declaration, value); callers decide on {@link #code()}, never on text.
+ * <p>Subclasses name the concern ({@link InputInvalidException}, {@link ConfigInvalidException},
+ * {@code DeclarationException}, {@code ValueInvalidException}, …), so the constructors are protected: a new kind of
+ * error gets its own small subclass. Callers decide on {@link #code()}, never on text.
  */
 public class RunnelException extends RuntimeException {
 
@@ -23,12 +25,19 @@ public class RunnelException extends RuntimeException {
    * @param cause what happened, for a person: names the field, value or declaration at fault
    * @param fix what to do about it
    */
-  public RunnelException(ErrorCode code, String cause, String fix) {
+  protected RunnelException(ErrorCode code, String cause, String fix) {
     this(code, cause, fix, null);
   }
 
-  /** The same, keeping the underlying exception as the Java cause. */
-  public RunnelException(ErrorCode code, String cause, String fix, @Nullable Throwable underlying) {
+  /**
+   * An error with its code, cause and fix, keeping the underlying exception as the Java cause.
+   *
+   * @param code the code clients see
+   * @param cause what happened, for a person
+   * @param fix what to do about it
+   * @param underlying the exception that led to this one, or null
+   */
+  protected RunnelException(ErrorCode code, String cause, String fix, @Nullable Throwable underlying) {
     super(code.name() + ": " + cause + " Fix: " + fix, underlying);
     this.code = Objects.requireNonNull(code, "code");
     this.cause = Objects.requireNonNull(cause, "cause");

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.QueryHash;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,7 +28,14 @@ class ChannelAndHashTest {
         () -> assertEquals(Map.of("orgId", "acme.io", "roomId", "ä"), room.parseTopic(room.topic("acme.io", "ä"))),
         () -> assertNull(room.parseTopic("other.a.b"), "another channel"),
         () -> assertNull(room.parseTopic("room.a"), "too few params"),
-        () -> assertThrows(IllegalArgumentException.class, () -> room.parseTopic("room.a.b c"), "raw space"),
+        () -> assertEquals("roomId",
+            assertThrows(InputInvalidException.class, () -> room.parseTopic("room.a.b c"), "raw space").path()),
+        () -> assertEquals("orgId",
+            assertThrows(InputInvalidException.class, () -> room.parseTopic("room.%ZZ.b"), "bad escape").path()),
+        () -> assertEquals("orgId",
+            assertThrows(InputInvalidException.class, () -> room.parseTopic("room.%C3.b"), "not UTF-8").path()),
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID,
+            assertThrows(InputInvalidException.class, () -> room.parseTopic("room.a%2.b")).code()),
         () -> assertThrows(IllegalArgumentException.class, () -> room.topic("only-one")));
   }
 
@@ -48,6 +59,26 @@ class ChannelAndHashTest {
         () -> assertEquals("[\"9007199254740993\",\"x\\\"y\"]",
             two.keyOf(Row.of(Map.of("n", 9007199254740993L, "t", "x\"y")))),
         () -> assertThrows(IllegalArgumentException.class, () -> one.keyOf(Row.empty())));
+  }
+
+  @Test
+  void keyBuildsTheRecordKeyFromKeyColumnValuesCoercedThroughTheirTypes() {
+    EntityRef posts = EntityRef.of("posts").key("id").columns(c -> c.uuid("id").text("title"));
+    EntityRef likes = EntityRef.of("likes").key("post_id", "user_id").columns(c -> c.uuid("post_id").text("user_id"));
+    EntityRef prices = EntityRef.of("prices").key("amount", "n").columns(c -> c.numeric("amount").int8("n"));
+    String post = "0B7E6A52-1C3B-4C5E-8F00-0A1B2C3D4E5F";
+    assertAll(
+        () -> assertEquals("0b7e6a52-1c3b-4c5e-8f00-0a1b2c3d4e5f", posts.key(post), "uuid in lower case"),
+        () -> assertEquals(likes.keyOf(Row.of(Map.of("post_id", post.toLowerCase(java.util.Locale.ROOT),
+            "user_id", "ada"))), likes.key(post, "ada"), "the same spelling as keyOf"),
+        () -> assertEquals("[\"0b7e6a52-1c3b-4c5e-8f00-0a1b2c3d4e5f\",\"ada\"]", likes.key(post, "ada"),
+            "a composite key is the canonical JSON array"),
+        () -> assertEquals("[\"0.10\",\"9007199254740993\"]", prices.key("0.10", 9007199254740993L)),
+        () -> assertThrows(IllegalArgumentException.class, () -> likes.key(post), "one value for two columns"),
+        () -> assertEquals("posts.id",
+            assertThrows(InputInvalidException.class, () -> posts.key("not-a-uuid")).path()),
+        () -> assertEquals("likes.user_id",
+            assertThrows(InputInvalidException.class, () -> likes.key(post, null)).path()));
   }
 
   @Test

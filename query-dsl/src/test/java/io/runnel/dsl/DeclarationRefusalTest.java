@@ -12,6 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Channel;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Mutator;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
@@ -73,10 +79,6 @@ class DeclarationRefusalTest {
         () -> refused(bad, "'meta'", () -> select(POSTS).where(eq("meta", "{}"))),
         () -> refused(bad, "'tags'", () -> select(POSTS).where(gt("tags", "{a}"))),
         () -> refused(bad, "'likes'", () -> select(POSTS).where(like("likes", "1%"))),
-        () -> refused(bad, "0 values", () -> select(POSTS).where(in("likes", List.of()))),
-        () -> refused(bad, "101 values",
-            () -> select(POSTS).where(in("likes", Collections.nCopies(101, 1)))),
-        () -> refused(bad, "escape", () -> select(POSTS).where(like("title", "50\\"))),
         () -> refused(bad, "'meta'", () -> select(POSTS).orderBy(asc("meta"))),
         () -> refused(bad, "twice", () -> select(POSTS).orderBy(asc("title"), asc("title"))),
         () -> refused(bad, "Limit 0", () -> select(POSTS).limit(0)),
@@ -84,14 +86,36 @@ class DeclarationRefusalTest {
         () -> refused(bad, "'Feed!'", () -> QueryRef.live("Feed!", OrgInput.CODEC, in -> select(POSTS))));
   }
 
+  private static void inputRefused(String path, String mentions, Executable select) {
+    InputInvalidException e = assertThrows(InputInvalidException.class, select);
+    assertAll(
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, e.code(), "code of: " + e.getMessage()),
+        () -> assertEquals(422, e.code().httpStatus()),
+        () -> assertEquals(path, e.path(), "the path names the column"),
+        () -> assertTrue(e.cause().contains(mentions), "the cause names '" + mentions + "': " + e.cause()),
+        () -> assertTrue(!e.fix().isBlank(), "a fix is given"));
+  }
+
   @Test
   void aValueThatDoesNotFitItsColumnIsAnInputErrorNamingTheColumn() {
     assertAll(
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.id", () -> select(POSTS).where(eq("id", "not-a-uuid"))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.likes", () -> select(POSTS).where(eq("likes", "many"))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.likes",
-            () -> select(POSTS).where(eq("likes", 3_000_000_000L))),
-        () -> refused(ErrorCode.X_INPUT_INVALID, "posts.title", () -> select(POSTS).where(eq("title", 7))));
+        () -> inputRefused("posts.id", "not-a-uuid", () -> select(POSTS).where(eq("id", "not-a-uuid"))),
+        () -> inputRefused("posts.likes", "many", () -> select(POSTS).where(eq("likes", "many"))),
+        () -> inputRefused("posts.likes", "3000000000", () -> select(POSTS).where(eq("likes", 3_000_000_000L))),
+        () -> inputRefused("posts.title", "Integer", () -> select(POSTS).where(eq("title", 7))),
+        () -> inputRefused("posts.likes", "many", () -> select(POSTS).where(in("likes", List.of(1, "many")))));
+  }
+
+  /** Values come from the request's input, so a bad one is the request's error (422), not the app's (500). */
+  @Test
+  void valueLevelProblemsInASelectAreInputErrorsNotDeclarationErrors() {
+    assertAll(
+        () -> inputRefused("posts.likes", "0 values", () -> select(POSTS).where(in("likes", List.of()))),
+        () -> inputRefused("posts.likes", "101 values",
+            () -> select(POSTS).where(in("likes", Collections.nCopies(101, 1)))),
+        () -> inputRefused("posts.title", "escape", () -> select(POSTS).where(like("title", "50\\"))),
+        () -> inputRefused("posts.title", "escape",
+            () -> select(POSTS).where(Filter.not(Filter.ilike("title", "\\\\\\")))));
   }
 
   @Test
@@ -118,6 +142,51 @@ class DeclarationRefusalTest {
     Query<OrgInput> q = Query.of(FEED).on(Entity.of(POSTS)).policy(Policy.allowPublic());
     Declarations.Builder b = Declarations.builder().query(q);
     refused(ErrorCode.X_DECLARATION_DUPLICATE, "'feed'", () -> b.query(q));
+  }
+
+  @Test
+  void anEntityIsDeclaredOncePerRecordTypeAndPerTable() {
+    Entity posts = Entity.of(POSTS).table("public.posts").tenant("org_id");
+    QueryRef<OrgInput> other = QueryRef.live("other", OrgInput.CODEC, in -> select(POSTS));
+    EntityRef archived = EntityRef.of("archived").key("id").columns(c -> c.uuid("id").text("org_id"));
+    QueryRef<OrgInput> archive = QueryRef.live("archive", OrgInput.CODEC, in -> select(archived));
+    ChannelRef org = ChannelRef.of("org", "orgId").catchUp(FEED);
+    ErrorCode dup = ErrorCode.X_DECLARATION_DUPLICATE;
+    assertAll(
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(other).on(Entity.of(POSTS).table("public.posts")).policy(Policy.allowPublic()))),
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .channel(Channel.of(org).records(Entity.of(POSTS).table("app.posts"), "org_id")
+                .policy(Policy.memberOfParam("orgId")))),
+        () -> refused(dup, "'public.posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(archive).on(Entity.of(archived).table("public.posts")).policy(Policy.allowPublic()))),
+        () -> refused(dup, "'posts'", () -> Declarations.builder()
+            .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+            .query(Query.of(other).on(Entity.of(EntityRef.of("posts").key("id").columns(c -> c.uuid("id")))
+                .table("public.posts").tenant("id")).policy(Policy.allowPublic()))));
+  }
+
+  @Test
+  void entitiesListsEveryEntityOnceInDeclarationOrder() {
+    Entity posts = Entity.of(POSTS).tenant("org_id");
+    EntityRef likesRef = EntityRef.of("likes").key("post_id").columns(c -> c.uuid("post_id").text("org_id"));
+    Entity likes = Entity.of(likesRef);
+    QueryRef<OrgInput> other = QueryRef.live("other", OrgInput.CODEC, in -> select(POSTS));
+    QueryRef<OrgInput> likesQuery = QueryRef.live("likes", OrgInput.CODEC, in -> select(likesRef));
+    Declarations d = Declarations.builder()
+        .query(Query.of(FEED).on(posts).policy(Policy.allowPublic()))
+        .query(Query.of(other).on(Entity.of(POSTS).tenant("org_id")).policy(Policy.allowPublic()))
+        .channel(Channel.of(ChannelRef.of("org", "orgId").catchUp(FEED)).records(likes, "org_id").records(posts,
+            "org_id").policy(Policy.memberOfParam("orgId")))
+        .query(Query.of(likesQuery).on(likes).policy(Policy.allowPublic()))
+        .build();
+    assertAll(
+        () -> assertEquals(List.of(posts, likes), List.copyOf(d.entities()),
+            "distinct, in the order first declared; an equal second Entity.of(POSTS) is the same declaration"),
+        () -> assertTrue(d.entities().iterator().next() == posts, "the first declaration is the one kept"));
   }
 
   @Test

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Mutator;
+import io.runnel.dsl.server.Query;
 import java.io.File;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.SqlRenderer;
+import io.runnel.dsl.server.SqlStatement;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import java.math.BigDecimal;

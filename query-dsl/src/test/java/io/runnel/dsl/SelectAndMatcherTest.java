@@ -15,6 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.SqlRenderer;
+import io.runnel.dsl.server.SqlStatement;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;

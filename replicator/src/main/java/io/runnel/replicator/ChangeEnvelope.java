@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
-import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonNull;
@@ -17,7 +17,6 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
-import io.runnel.wire.RunnelException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -130,7 +129,7 @@ public final class ChangeEnvelope {
    * Decodes an envelope. Rows of an entity {@code entities} knows (by name) are typed through its columns; rows of
    * any other table keep their JSON values.
    *
-   * @throws RunnelException ({@code X_INPUT_INVALID}) for an envelope that is not this version's JSON
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}, path "") for an envelope that is not this version's JSON
    */
   public static ChangeEvent decode(byte[] payload, Function<String, @Nullable EntityRef> entities) {
     JsonNode n;
@@ -224,8 +223,8 @@ public final class ChangeEnvelope {
     return v == null || v.isNull() ? null : v.asText();
   }
 
-  private static RunnelException invalid(String problem) {
-    return new RunnelException(ErrorCode.X_INPUT_INVALID, "The change envelope " + problem + ".",
+  private static InputInvalidException invalid(String problem) {
+    return new InputInvalidException("", "(a change envelope) " + problem,
         "Publish change envelopes with ChangeEnvelope.encode; check that producer and consumer run the same version.");
   }
 }

@@ -1,8 +1,7 @@
 package io.runnel.replicator;
 
-import io.runnel.wire.ErrorCode;
+import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
-import io.runnel.wire.RunnelException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -37,7 +36,7 @@ public record DatabaseUrl(String host, int port, String database, @Nullable Stri
   /**
    * Parses {@code url}; {@code variable} names where it came from, for the error.
    *
-   * @throws RunnelException ({@code X_CONFIG_INVALID}) naming the variable when the URL is malformed
+   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) naming the variable when the URL is malformed
    */
   public static DatabaseUrl parse(String variable, String url) {
     String u = url.trim();
@@ -123,8 +122,8 @@ public record DatabaseUrl(String host, int port, String database, @Nullable Stri
     return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 
-  private static RunnelException invalid(String variable, String problem) {
-    return new RunnelException(ErrorCode.X_CONFIG_INVALID, variable + " " + problem + ".",
+  private static ConfigInvalidException invalid(String variable, String problem) {
+    return new ConfigInvalidException(variable + " " + problem + ".",
         "Set " + variable + " to postgres://user:password@host:5432/database.");
   }
 }

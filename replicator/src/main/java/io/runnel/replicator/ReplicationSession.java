@@ -2,7 +2,7 @@ package io.runnel.replicator;
 
 import io.runnel.bus.Subjects;
 import io.runnel.bus.Transport;
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import java.nio.ByteBuffer;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.bus.Transport;
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
@@ -404,8 +404,8 @@ public final class Replicator implements AutoCloseable {
      * The replicator.
      *
      * @throws NullPointerException without a database or transport
-     * @throws RunnelException ({@code X_CONFIG_INVALID}) for a bad slot or publication name, or a replication
-     *     database other than the database
+     * @throws io.runnel.wire.ConfigInvalidException ({@code X_CONFIG_INVALID}) for a bad slot or publication
+     *     name, or a replication database other than the database
      */
     public Replicator build() {
       return new Replicator(this);

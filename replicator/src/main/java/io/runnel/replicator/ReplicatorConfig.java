@@ -1,8 +1,7 @@
 package io.runnel.replicator;
 
-import io.runnel.wire.ErrorCode;
+import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
-import io.runnel.wire.RunnelException;
 import java.util.Map;
 
 /**
@@ -24,14 +23,14 @@ public record ReplicatorConfig(@Nullable DatabaseUrl database, @Nullable Databas
   /**
    * Validates the names.
    *
-   * @throws RunnelException ({@code X_CONFIG_INVALID}) for a slot or publication name outside
+   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a slot or publication name outside
    *     {@code [a-z_][a-z0-9_]*} (at most 63 characters), or a replication URL on another database
    */
   public ReplicatorConfig {
     checkName("REPLICATION_SLOT", slot);
     checkName("REPLICATION_PUBLICATION", publication);
     if (database != null && replication != null && !replication.sameDatabaseAs(database)) {
-      throw new RunnelException(ErrorCode.X_CONFIG_INVALID,
+      throw new ConfigInvalidException(
           "REPLICATION_URL names " + replication + " but DATABASE_URL names " + database + ".",
           "Point REPLICATION_URL at the same host, port and database as DATABASE_URL (it may use another user).");
     }
@@ -40,13 +39,13 @@ public record ReplicatorConfig(@Nullable DatabaseUrl database, @Nullable Databas
   /**
    * Reads the environment.
    *
-   * @throws RunnelException ({@code X_CONFIG_INVALID}) naming the variable at fault
+   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) naming the variable at fault
    */
   public static ReplicatorConfig fromEnvironment(Map<String, String> env) {
     String databaseUrl = blankToNull(env.get("DATABASE_URL"));
     String replicationUrl = blankToNull(env.get("REPLICATION_URL"));
     if (databaseUrl == null && replicationUrl != null) {
-      throw new RunnelException(ErrorCode.X_CONFIG_INVALID, "REPLICATION_URL is set but DATABASE_URL is not.",
+      throw new ConfigInvalidException("REPLICATION_URL is set but DATABASE_URL is not.",
           "Set DATABASE_URL too, or unset both to run on the embedded PostgreSQL.");
     }
     DatabaseUrl database = databaseUrl == null ? null : DatabaseUrl.parse("DATABASE_URL", databaseUrl);
@@ -57,7 +56,7 @@ public record ReplicatorConfig(@Nullable DatabaseUrl database, @Nullable Databas
 
   private static void checkName(String variable, String name) {
     if (name == null || !name.matches("[a-z_][a-z0-9_]{0,62}")) {
-      throw new RunnelException(ErrorCode.X_CONFIG_INVALID,
+      throw new ConfigInvalidException(
           variable + " is '" + name + "', which is not a valid name.",
           "Use lower-case letters, digits and underscores, starting with a letter or underscore ([a-z_][a-z0-9_]*), "
               + "at most 63 characters.");

@@ -1,9 +1,9 @@
 package io.runnel.replicator;
 
-import io.runnel.dsl.RecordKeys;
 import io.runnel.dsl.ColumnType;
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.RecordKeys;
 import io.runnel.dsl.Row;
+import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

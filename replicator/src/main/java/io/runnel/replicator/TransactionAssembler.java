@@ -1,6 +1,6 @@
 package io.runnel.replicator;
 
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

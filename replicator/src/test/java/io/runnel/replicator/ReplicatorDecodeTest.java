@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.Bytes;
 import io.runnel.dsl.ColumnType;
-import io.runnel.dsl.Entity;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.PgDate;
 import io.runnel.dsl.PgNumeric;
 import io.runnel.dsl.PgTimestamp;
 import io.runnel.dsl.Row;
+import io.runnel.dsl.server.Entity;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;

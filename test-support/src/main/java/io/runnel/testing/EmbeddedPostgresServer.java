@@ -4,11 +4,12 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.sql.DriverManager;
 
 /**
  * The one embedded PostgreSQL of a test JVM, started on first use and stopped when the JVM exits.
@@ -89,15 +90,19 @@ public final class EmbeddedPostgresServer {
   }
 
   /**
-   * Creates a fresh, empty database whose name starts with {@code prefix}; close it to drop it.
+   * Creates a fresh, empty database whose name starts with {@code prefix}; close it to drop it. Names are unique
+   * per server, also when threads create databases at once: {@code t_<prefix, lower case>_<n>}, the prefix cut so
+   * that the name stays within PostgreSQL's 63 bytes.
    *
    * @param prefix a label for the database name, for example the test class's simple name
    * @throws IllegalStateException when the server refuses to create it
    */
   public TestDatabase createDatabase(String prefix) {
-    String name = "t_" + prefix.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_" + databases.incrementAndGet();
+    int n = databases.incrementAndGet();
+    String name = "t_" + prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_") + "_" + n;
     if (name.length() > 60) {
-      name = name.substring(0, 50) + "_" + databases.get();
+      // The counter read once: another thread's increment between two reads would give two databases one name.
+      name = name.substring(0, 50) + "_" + n;
     }
     try (Connection c = adminConnection(); var s = c.createStatement()) {
       s.execute("CREATE DATABASE \"" + name + "\" TEMPLATE template0 ENCODING 'UTF8'");

@@ -1,15 +1,15 @@
 package io.runnel.client.smoke;
 
-import static io.runnel.dsl.Filter.and;
-import static io.runnel.dsl.Filter.eq;
-import static io.runnel.dsl.Filter.gte;
-import static io.runnel.dsl.Filter.ilike;
-import static io.runnel.dsl.Filter.in;
-import static io.runnel.dsl.Filter.isNull;
-import static io.runnel.dsl.Filter.not;
-import static io.runnel.dsl.Order.asc;
-import static io.runnel.dsl.Order.desc;
-import static io.runnel.dsl.Select.select;
+import static io.runnel.dsl.Dsl.and;
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.desc;
+import static io.runnel.dsl.Dsl.eq;
+import static io.runnel.dsl.Dsl.gte;
+import static io.runnel.dsl.Dsl.ilike;
+import static io.runnel.dsl.Dsl.in;
+import static io.runnel.dsl.Dsl.isNull;
+import static io.runnel.dsl.Dsl.not;
+import static io.runnel.dsl.Dsl.select;
 
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.ColumnType;
@@ -18,9 +18,11 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.MutatorRef;
+import io.runnel.dsl.PgNumeric;
 import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
+import io.runnel.dsl.ValueInvalidException;
 import io.runnel.wire.CanonicalJson;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
@@ -132,7 +134,14 @@ public final class DslSmoke {
     }
     out.add("truths by price" + keys);
     Row like = Row.of(Map.of("post_id", "0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69", "user_id", "ada", "weight", 5L));
-    out.add("composite key " + LIKES.keyOf(like));
+    out.add("composite key " + LIKES.keyOf(like) + " built " + LIKES.key("0B7E7D8A-5A4F-4C1E-9A43-1F2D3C4B5A69", "ada"));
+    out.add("routing " + select(POSTS).where(and(eq("price", "1.0"), eq("score", -0.0), in("like_count", 1, 2)))
+        .routingKey() + " value " + ColumnType.NUMERIC.routingValue(PgNumeric.parse("10.500")));
+    try {
+      PgNumeric.parse("1e99999999");
+    } catch (ValueInvalidException e) {
+      out.add("numeric refused " + e.code());
+    }
     out.add("canonical " + CanonicalJson.write(Json.parse("{\"b\":[1e21,1E-7,0.000001,-0],\"a\":\"\\u00e9\\n\",\"\\u20ac\":1}")));
     out.add("topic " + ORG.topic("acme.io/ä") + " " + ORG.parseTopic(ORG.topic("acme.io/ä")));
     Map<String, Row> store = new HashMap<>();

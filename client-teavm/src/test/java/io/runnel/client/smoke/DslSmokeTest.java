@@ -48,6 +48,9 @@ class DslSmokeTest {
     String jvm = DslSmoke.run();
     assertTrue(jvm.contains("twin like_count 4"), jvm);
     assertTrue(jvm.contains("refused X_INPUT_INVALID orgId"), jvm);
-    assertTrue(jvm.contains("composite key [\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"ada\"]"), jvm);
+    assertTrue(jvm.contains("composite key [\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"ada\"]"
+        + " built [\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\",\"ada\"]"), jvm);
+    assertTrue(jvm.contains("routing {price=1, score=0.0} value 10.5"), jvm);
+    assertTrue(jvm.contains("numeric refused X_VALUE_INVALID"), jvm);
   }
 }

@@ -1,7 +1,6 @@
 package io.runnel.example;
 
-import io.runnel.wire.ErrorCode;
-import io.runnel.wire.RunnelException;
+import io.runnel.wire.ConfigInvalidException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -20,7 +19,7 @@ public record AppConfig(Path dataDirectory, int databasePort) {
    *
    * @param env the environment
    * @param workingDirectory the directory relative paths resolve against
-   * @throws RunnelException ({@code X_CONFIG_INVALID}) for a malformed variable
+   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a malformed variable
    */
   public static AppConfig fromEnvironment(Map<String, String> env, Path workingDirectory) {
     String dir = env.getOrDefault("RUNNEL_DATA_DIR", ".runnel/pgdata");
@@ -44,7 +43,7 @@ public record AppConfig(Path dataDirectory, int databasePort) {
     return new AppConfig(workingDirectory.resolve(dir).normalize(), port);
   }
 
-  private static RunnelException invalid(String cause, String fix) {
-    return new RunnelException(ErrorCode.X_CONFIG_INVALID, cause, fix);
+  private static ConfigInvalidException invalid(String cause, String fix) {
+    return new ConfigInvalidException(cause, fix);
   }
 }

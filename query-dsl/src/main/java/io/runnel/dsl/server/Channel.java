@@ -1,5 +1,7 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.ChannelRef;
+import io.runnel.dsl.DeclarationException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;

@@ -1,5 +1,13 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.Column;
+import io.runnel.dsl.DeclarationException;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Filter;
+import io.runnel.dsl.Matcher;
+import io.runnel.dsl.Order;
+import io.runnel.dsl.Select;
+import io.runnel.dsl.ValueInvalidException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -43,9 +51,9 @@ public final class SqlRenderer {
         sql.append(", ");
       }
       first = false;
-      sql.append(Names.quote(c.name()));
+      sql.append(quote(c.name()));
     }
-    sql.append(" FROM ").append(Names.quote(entity.schema())).append('.').append(Names.quote(entity.table()));
+    sql.append(" FROM ").append(quote(entity.schema())).append('.').append(quote(entity.table()));
     List<String> conditions = new ArrayList<>();
     if (select.filter() != null) {
       conditions.add(filter(entity.ref(), select.filter(), params));
@@ -57,7 +65,7 @@ public final class SqlRenderer {
             "Entity '" + entity.name() + "' has no tenant column to pin.", "Declare .tenant(column) on the entity.");
       }
       Column c = entity.ref().column(column);
-      conditions.add(Names.quote(column) + " = " + param(c, c.type().coerce(tenant), params));
+      conditions.add(quote(column) + " = " + param(c, c.type().coerce(tenant), params));
     }
     if (!conditions.isEmpty()) {
       sql.append(" WHERE ").append(String.join(" AND ", conditions));
@@ -101,7 +109,7 @@ public final class SqlRenderer {
         }
         yield s.append(')').toString();
       }
-      case Filter.IsNull n -> Names.quote(n.column()) + (n.negated() ? " IS NOT NULL" : " IS NULL");
+      case Filter.IsNull n -> quote(n.column()) + (n.negated() ? " IS NOT NULL" : " IS NULL");
       case Filter.Like l -> {
         Column col = entity.column(l.column());
         params.add(new SqlStatement.Parameter(l.pattern(), "text"));
@@ -119,11 +127,16 @@ public final class SqlRenderer {
   }
 
   private static String operand(Column c) {
-    return c.type().textual() ? Names.quote(c.name()) + " COLLATE \"C\"" : Names.quote(c.name());
+    return c.type().textual() ? quote(c.name()) + " COLLATE \"C\"" : quote(c.name());
   }
 
   private static String param(Column c, @Nullable Object value, List<SqlStatement.Parameter> params) {
     params.add(new SqlStatement.Parameter(value == null ? null : c.type().format(value), c.type().sqlName()));
     return "?::" + c.type().sqlName();
+  }
+
+  /** A PostgreSQL identifier in double quotes, inner quotes doubled. */
+  private static String quote(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 }

@@ -1,4 +1,4 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
 import io.runnel.wire.Nullable;
 import java.util.List;

@@ -1,5 +1,8 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.DeclarationException;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Names;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.Objects;
@@ -92,6 +95,22 @@ public final class Entity {
   /** The tenant column, or null when the entity is not tenant-scoped. */
   public @Nullable String tenantColumn() {
     return tenantColumn;
+  }
+
+  /**
+   * Whether {@code o} declares the same thing: the same {@link EntityRef} (by identity), table and tenant column.
+   * Two {@code Entity.of(POSTS)} with one table are equal; {@link Declarations} refuses unequal entities of one
+   * record type.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Entity e && ref == e.ref && schema.equals(e.schema) && table.equals(e.table)
+        && Objects.equals(tenantColumn, e.tenantColumn);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(System.identityHashCode(ref), schema, table, tenantColumn);
   }
 
   @Override

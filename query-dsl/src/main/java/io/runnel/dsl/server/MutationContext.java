@@ -1,5 +1,6 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.Actor;
 import java.sql.Connection;
 import java.sql.SQLException;
 

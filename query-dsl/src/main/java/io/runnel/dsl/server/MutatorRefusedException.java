@@ -1,5 +1,7 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonObject;
 import java.util.Objects;
 
 /**
@@ -16,11 +18,12 @@ public final class MutatorRefusedException extends RuntimeException {
   private final String fix;
 
   /**
-   * @param code the app's code, {@code X_} then upper-case letters, digits and underscores
+   * @param code the app's code, {@code X_} then upper-case letters, digits and underscores, and none of Runnel's
+   *     own ({@link ErrorCode}), so that a client never mistakes the app's refusal for Runnel's
    * @param status 409 (conflicts with the current state) or 422 (the input cannot be applied)
    * @param cause what happened
    * @param fix what the caller can do
-   * @throws IllegalArgumentException for a malformed code or another status
+   * @throws IllegalArgumentException for a malformed code, one of Runnel's codes, or another status
    */
   public MutatorRefusedException(String code, int status, String cause, String fix) {
     super(code + ": " + cause);
@@ -29,6 +32,12 @@ public final class MutatorRefusedException extends RuntimeException {
     this.fix = Objects.requireNonNull(fix, "fix");
     if (!code.matches("X_[A-Z0-9_]+")) {
       throw new IllegalArgumentException("A mutator's code is X_ then upper-case letters, digits, underscores: " + code);
+    }
+    for (ErrorCode own : ErrorCode.values()) {
+      if (own.name().equals(code)) {
+        throw new IllegalArgumentException("A mutator's code must be its own, not Runnel's " + code
+            + ": name the refusal, for example X_POST_NOT_FOUND");
+      }
     }
     if (status != 409 && status != 422) {
       throw new IllegalArgumentException("A mutator refuses with 409 or 422, not " + status);
@@ -54,5 +63,14 @@ public final class MutatorRefusedException extends RuntimeException {
   /** What the caller can do. */
   public String fix() {
     return fix;
+  }
+
+  /** The refusal as the protocol's error body: {@code { "code", "cause", "fix" }}, sent with {@link #status()}. */
+  public JsonObject toJson() {
+    return JsonObject.builder()
+        .put("code", code)
+        .put("cause", cause)
+        .put("fix", fix)
+        .build();
   }
 }

@@ -1,5 +1,9 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.DeclarationException;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.Select;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.Objects;

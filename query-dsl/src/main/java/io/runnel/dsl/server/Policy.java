@@ -1,5 +1,7 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.Row;
 import io.runnel.wire.Nullable;
 import java.util.Map;
 import java.util.Objects;

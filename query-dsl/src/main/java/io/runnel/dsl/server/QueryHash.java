@@ -1,5 +1,6 @@
-package io.runnel.dsl;
+package io.runnel.dsl.server;
 
+import io.runnel.dsl.QueryRef;
 import io.runnel.wire.CanonicalJson;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
