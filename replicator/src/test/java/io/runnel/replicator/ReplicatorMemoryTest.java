@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
 import io.runnel.bus.Subjects;
-import io.runnel.dsl.Entity;
+import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.EntityRef;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
