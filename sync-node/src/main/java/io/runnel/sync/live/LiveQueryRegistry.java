@@ -63,7 +63,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
     this.clock = b.clock;
     this.extraRows = b.extraRows;
     this.inputLimits = b.inputLimits;
-    this.reader = new WindowReader(Objects.requireNonNull(b.dataSource, "dataSource"), b.readTimeout);
+    this.reader = new WindowReader(Objects.requireNonNull(b.dataSource, "dataSource"), b.readTimeout,
+        new LiveStats.Counters());
     Map<String, EntityRef> byName = new HashMap<>();
     Map<String, EntityRef> byTable = new HashMap<>();
     for (Entity e : declarations.entities()) {
@@ -196,6 +197,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
   /** How many window reads ran (first reads, refills and re-reads). */
   public long windowReads() {
     return reader.reads();
+  }
+
+  /** The registry's counters now. */
+  public LiveStats stats() {
+    return reader.counters().snapshot(windows.size());
   }
 
   /** How many windows are open. */

@@ -227,6 +227,8 @@ final class LiveWindow {
       return;
     }
     try {
+      reader.counters().deliveries.incrementAndGet();
+      long removalsBefore = rows.removals();
       List<Row> before = rows.visible();
       boolean needsRead = false;
       Set<String> writes = new LinkedHashSet<>();
@@ -254,7 +256,15 @@ final class LiveWindow {
       for (String dropped : rows.trim()) {
         routing.prune(this, dropped, processed);
       }
+      boolean left = rows.removals() > removalsBefore;
+      if (left) {
+        reader.counters().leavingDeliveries.incrementAndGet();
+      }
+      if (needsRead) {
+        reader.counters().partialEntries.incrementAndGet();
+      }
       if (needsRead || rows.needsRefill()) {
+        reader.counters().refills.incrementAndGet();
         refill();
       }
       publish(before, List.copyOf(writes));
@@ -271,6 +281,7 @@ final class LiveWindow {
     }
     Cursor cursor = cursor();
     for (Subscriber s : subscribers.values()) {
+      reader.counters().patches.incrementAndGet();
       s.port().patch(s.sid(), ops, writes, cursor);
     }
   }
@@ -303,6 +314,7 @@ final class LiveWindow {
       return;
     }
     routing.startReading(this);
+    (loaded ? reader.counters().rereads : reader.counters().firstReads).incrementAndGet();
     WindowRead r;
     try {
       r = reader.read(entity, select, capacity);

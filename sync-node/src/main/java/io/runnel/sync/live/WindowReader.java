@@ -34,10 +34,17 @@ final class WindowReader {
   private final DataSource dataSource;
   private final Duration timeout;
   private final AtomicLong reads = new AtomicLong();
+  private final LiveStats.Counters counters;
 
-  WindowReader(DataSource dataSource, Duration timeout) {
+  WindowReader(DataSource dataSource, Duration timeout, LiveStats.Counters counters) {
     this.dataSource = dataSource;
     this.timeout = timeout;
+    this.counters = counters;
+  }
+
+  /** The node's counters. */
+  LiveStats.Counters counters() {
+    return counters;
   }
 
   /** Reads so far. */
@@ -72,6 +79,9 @@ final class WindowReader {
         }
         List<Row> rows = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(sql.sql())) {
+          // Never server-prepared, so results come as PostgreSQL's text (what pgoutput carries), not pgjdbc's
+          // rendering of binary values.
+          s.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
           bind(s, sql);
           try (ResultSet r = s.executeQuery()) {
             List<Column> columns = entity.ref().columns();

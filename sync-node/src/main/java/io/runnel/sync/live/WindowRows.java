@@ -42,6 +42,7 @@ final class WindowRows {
   private final Map<String, Row> byKey = new HashMap<>();
   private boolean complete;
   private @Nullable Row boundary;
+  private long removals;
 
   WindowRows(EntityRef entity, Matcher matcher, int limit, int capacity) {
     this.entity = entity;
@@ -61,6 +62,11 @@ final class WindowRows {
     }
     this.complete = complete;
     this.boundary = complete || held.isEmpty() ? null : held.last();
+  }
+
+  /** How many held rows have left (removed by a change) so far. */
+  long removals() {
+    return removals;
   }
 
   /** Whether every matching row is held. */
@@ -135,6 +141,7 @@ final class WindowRows {
         return Outcome.APPLIED;
       }
       case TRUNCATE -> {
+        removals += held.size();
         held.clear();
         byKey.clear();
         complete = true;
@@ -207,6 +214,7 @@ final class WindowRows {
     Row r = byKey.remove(key);
     if (r != null) {
       held.remove(r);
+      removals++;
     }
     return r;
   }
