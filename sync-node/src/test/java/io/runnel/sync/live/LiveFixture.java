@@ -90,6 +90,12 @@ final class LiveFixture implements AutoCloseable {
     return marker();
   }
 
+  /** Waits until the bus delivered the transaction with 32-bit id {@code xid}; returns its last change's LSN. */
+  String awaitTransaction(long xid) throws InterruptedException {
+    await("the bus delivers transaction " + xid, () -> lastLsnByXid.containsKey(xid));
+    return lastLsnByXid.get(xid);
+  }
+
   /** Commits a marker and waits until the bus delivered it; returns its LSN. */
   String marker() throws SQLException, InterruptedException {
     long xid;
