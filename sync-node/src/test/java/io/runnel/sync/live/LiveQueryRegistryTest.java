@@ -1,0 +1,263 @@
+package io.runnel.sync.live;
+
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.eq;
+import static io.runnel.dsl.Dsl.select;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.NoInput;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.Select;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.JsonCodec;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Windows per qid@tenant: sharing, tenancy, refusals, routing by pinned value and by key. */
+@FreshDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LiveQueryRegistryTest {
+
+  static final EntityRef TASKS = EntityRef.of("tasks").key("id")
+      .columns(c -> c.int4("id").text("org_id").text("status").text("owner").int4("rank"));
+  static final Entity TASKS_ENTITY = Entity.of(TASKS).table("public.tasks").tenant("org_id");
+  static final EntityRef NOTES = EntityRef.of("notes").key("id").columns(c -> c.int4("id").text("topic"));
+  static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.notes");
+
+  record ByStatus(String status, @Nullable String orgId) {
+    static final JsonCodec<ByStatus> CODEC = JsonCodec.object(
+        r -> new ByStatus(r.text("status"), r.optionalText("orgId")),
+        (in, w) -> w.put("status", in.status()).put("orgId", in.orgId()));
+  }
+
+  static final QueryRef<ByStatus> BY_STATUS = QueryRef.live("byStatus", ByStatus.CODEC, in -> {
+    Select s = select(TASKS).where(eq("status", in.status())).orderBy(asc("rank"));
+    return in.orgId() == null ? s : s.where(eq("org_id", in.orgId()));
+  });
+  static final QueryRef<NoInput> MINE = QueryRef.live("mine", NoInput.CODEC,
+      (in, actor) -> select(TASKS).where(eq("owner", actor.id())));
+  static final QueryRef<NoInput> SECRET = QueryRef.live("secret", NoInput.CODEC, in -> select(TASKS));
+  static final QueryRef<NoInput> ONCE = QueryRef.once("once", NoInput.CODEC, in -> select(TASKS));
+  static final QueryRef<NoInput> ALL_NOTES = QueryRef.live("allNotes", NoInput.CODEC, in -> select(NOTES));
+
+  static final Declarations DECLARATIONS = Declarations.builder()
+      .query(Query.of(BY_STATUS).on(TASKS_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(MINE).on(TASKS_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(SECRET).on(TASKS_ENTITY).policy(Policy.can("tasks:admin")))
+      .query(Query.of(ONCE).on(TASKS_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(ALL_NOTES).on(NOTES_ENTITY).policy(Policy.allowPublic()))
+      .build();
+
+  TestDatabase db;
+  LiveFixture fixture;
+
+  @BeforeAll
+  void start(TestDatabase db) throws Exception {
+    this.db = db;
+    db.execute("CREATE TABLE tasks (id int PRIMARY KEY, org_id text, status text, owner text, rank int);"
+        + "CREATE TABLE notes (id int PRIMARY KEY, topic text)");
+    fixture = new LiveFixture(db, "registry", List.of(TASKS_ENTITY, NOTES_ENTITY));
+  }
+
+  @AfterAll
+  void stop() {
+    fixture.close();
+  }
+
+  private LiveQueryRegistry registry(Duration readTimeout) {
+    LiveQueryRegistry r = LiveQueryRegistry.builder().declarations(DECLARATIONS).dataSource(fixture.pool)
+        .transport(fixture.bus).readTimeout(readTimeout).build();
+    r.start();
+    return r;
+  }
+
+  private static JsonValue status(String status) {
+    return ByStatus.CODEC.encode(new ByStatus(status, null));
+  }
+
+  @Test
+  void aHundredSubscribersArrivingAtOnceShareOneRead() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (1, 'acme', 'open', 'ada', 1)");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      CountDownLatch go = new CountDownLatch(1);
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      List<Future<LiveSubscription>> subs = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        String sid = "s" + i;
+        subs.add(pool.submit(() -> {
+          go.await();
+          return registry.subscribe(rec, sid, Actor.user("u" + sid).inOrg("acme"), "byStatus", status("open"));
+        }));
+      }
+      go.countDown();
+      List<WindowId> ids = new ArrayList<>();
+      for (Future<LiveSubscription> f : subs) {
+        ids.add(f.get().window());
+      }
+      pool.shutdown();
+      for (int i = 0; i < 100; i++) {
+        String sid = "s" + i;
+        LiveFixture.await(sid + " snapshot", () -> rec.stream(sid).snapshots == 1);
+      }
+      assertAll(
+          () -> assertEquals(1, ids.stream().distinct().count(), "one window"),
+          () -> assertEquals(1, registry.stats().firstReads(), "exactly one read"),
+          () -> assertTrue(ids.get(0).toString().matches("byStatus:[0-9a-f]{16}@acme"), ids.get(0).toString()),
+          () -> assertEquals(List.of("1"), rec.list("s99").stream().map(LiveRecord::key).toList()));
+    }
+  }
+
+  @Test
+  void tenancyIsPinnedToTheActorsOrgAndRefusedOtherwise() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (20, 'acme', 'tenancy', 'ada', 1), (21, 'globex', 'tenancy', 'bob', 1)");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      Actor ada = Actor.user("ada").inOrg("acme");
+      registry.subscribe(rec, "mine", ada, "byStatus", status("tenancy"));
+      LiveFixture.await("snapshot", () -> rec.stream("mine").snapshots == 1);
+      RunnelException mismatch = assertThrows(RunnelException.class, () -> registry.subscribe(rec, "other", ada,
+          "byStatus", ByStatus.CODEC.encode(new ByStatus("tenancy", "globex"))));
+      RunnelException noOrg = assertThrows(RunnelException.class,
+          () -> registry.subscribe(rec, "noorg", Actor.user("lone"), "byStatus", status("tenancy")));
+      assertAll(
+          () -> assertEquals(List.of("20"), rec.list("mine").stream().map(LiveRecord::key).toList(),
+              "globex's row never reaches acme's window"),
+          () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_MISMATCH, mismatch.code()),
+          () -> assertTrue(mismatch.cause().contains("globex"), mismatch.cause()),
+          () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_ORG_REQUIRED, noOrg.code()),
+          () -> registry.subscribe(rec, "own", ada, "byStatus",
+              ByStatus.CODEC.encode(new ByStatus("tenancy", "acme"))).close());
+    }
+  }
+
+  @Test
+  void unknownForbiddenAndInvalidSubscriptionsAreRefusedWithTheirCodes() throws Exception {
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      Actor ada = Actor.user("ada").inOrg("acme");
+      RunnelException unknown = assertThrows(RunnelException.class,
+          () -> registry.subscribe(rec, "a", ada, "nope", JsonObject.EMPTY));
+      RunnelException once = assertThrows(RunnelException.class,
+          () -> registry.subscribe(rec, "b", ada, "once", JsonObject.EMPTY));
+      RunnelException forbidden = assertThrows(RunnelException.class,
+          () -> registry.subscribe(rec, "c", ada, "secret", JsonObject.EMPTY));
+      InputInvalidException invalid = assertThrows(InputInvalidException.class,
+          () -> registry.subscribe(rec, "d", ada, "byStatus", JsonObject.builder().put("status", 7).build()));
+      InputInvalidException missing = assertThrows(InputInvalidException.class,
+          () -> registry.subscribe(rec, "e", ada, "byStatus", JsonObject.EMPTY));
+      assertAll(
+          () -> assertEquals(ErrorCode.X_LIVE_QUERY_UNKNOWN, unknown.code()),
+          () -> assertTrue(unknown.cause().contains("'nope'"), "the name is echoed: " + unknown.cause()),
+          () -> assertEquals(ErrorCode.X_LIVE_QUERY_UNKNOWN, once.code(), "a one-shot query cannot be subscribed"),
+          () -> assertEquals(ErrorCode.X_FORBIDDEN, forbidden.code()),
+          () -> assertEquals("status", invalid.path()),
+          () -> assertEquals("status", missing.path()),
+          () -> assertEquals(0, registry.stats().windows(), "no refused subscription opened a window"));
+    }
+  }
+
+  @Test
+  void aSourceReadingTheActorMakesAWindowPerActor() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (30, 'acme', 'x', 'ada', 1), (31, 'acme', 'x', 'bob', 1)");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      WindowId ada = registry.subscribe(rec, "ada", Actor.user("ada").inOrg("acme"), "mine", JsonObject.EMPTY).window();
+      WindowId bob = registry.subscribe(rec, "bob", Actor.user("bob").inOrg("acme"), "mine", JsonObject.EMPTY).window();
+      LiveFixture.await("snapshots", () -> rec.stream("ada").snapshots == 1 && rec.stream("bob").snapshots == 1);
+      assertAll(
+          () -> assertNotEquals(ada, bob),
+          () -> assertEquals("acme/ada", ada.tenant()),
+          () -> assertEquals(List.of("30"), rec.list("ada").stream().map(LiveRecord::key).toList()),
+          () -> assertEquals(List.of("31"), rec.list("bob").stream().map(LiveRecord::key).toList()));
+    }
+  }
+
+  @Test
+  void aRowLeavingAPinnedValueUnderReplicaIdentityDefaultLeavesEveryWindowThatHeldIt() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (40, 'acme', 'open', 'ada', 1), (41, 'acme', 'open', 'ada', 2)");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      registry.subscribe(rec, "open", Actor.user("ada").inOrg("acme"), "byStatus", status("open"));
+      registry.subscribe(rec, "mine", Actor.user("ada").inOrg("acme"), "mine", JsonObject.EMPTY);
+      LiveFixture.await("snapshots", () -> rec.stream("open").snapshots == 1 && rec.stream("mine").snapshots == 1);
+      LiveFixture.awaitSettled(registry, fixture.commit("UPDATE tasks SET status = 'closed' WHERE id = 40;"
+          + "UPDATE tasks SET org_id = 'globex' WHERE id = 41"));
+      assertAll(
+          () -> assertTrue(rec.list("open").stream().noneMatch(r -> r.key().equals("40")), "left status open"),
+          () -> assertTrue(rec.list("open").stream().noneMatch(r -> r.key().equals("41")), "left tenant acme"),
+          () -> assertTrue(rec.list("mine").stream().noneMatch(r -> r.key().equals("41")), "left tenant acme"),
+          () -> assertTrue(rec.list("mine").stream().anyMatch(r -> r.key().equals("40")), "still ada's, still acme"));
+    }
+  }
+
+  @Test
+  void aKeyOnlyDeleteReachesExactlyTheWindowsHoldingTheRow() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (50, 'acme', 'del-a', 'x', 1), (51, 'acme', 'del-b', 'x', 1)");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      Actor ada = Actor.user("ada").inOrg("acme");
+      registry.subscribe(rec, "a", ada, "byStatus", status("del-a"));
+      registry.subscribe(rec, "b", ada, "byStatus", status("del-b"));
+      LiveFixture.await("snapshots", () -> rec.stream("a").snapshots == 1 && rec.stream("b").snapshots == 1);
+      long before = registry.stats().deliveries();
+      LiveFixture.awaitSettled(registry, fixture.commit("DELETE FROM tasks WHERE id = 50"));
+      assertAll(
+          () -> assertEquals(1, registry.stats().deliveries() - before, "one window got the delete"),
+          () -> assertEquals(List.of(), rec.list("a")),
+          () -> assertEquals(List.of("51"), rec.list("b").stream().map(LiveRecord::key).toList()),
+          () -> assertEquals(0, rec.stream("b").patches, "the other window heard nothing"));
+    }
+  }
+
+  @Test
+  void aReadPastItsDeadlineIsATimeoutToEverySubscriberWaitingOnIt() throws Exception {
+    try (LiveQueryRegistry registry = registry(Duration.ofMillis(300));
+        Connection locker = db.connect(); Statement s = locker.createStatement()) {
+      locker.setAutoCommit(false);
+      s.execute("LOCK TABLE notes IN ACCESS EXCLUSIVE MODE");
+      RecordingSubscriber rec = new RecordingSubscriber();
+      registry.subscribe(rec, "one", Actor.anonymous(), "allNotes", JsonObject.EMPTY);
+      registry.subscribe(rec, "two", Actor.anonymous(), "allNotes", JsonObject.EMPTY);
+      LiveFixture.await("both refused", () -> rec.stream("one").refusal != null && rec.stream("two").refusal != null);
+      locker.rollback();
+      assertAll(
+          () -> assertEquals(ErrorCode.X_TIMEOUT, rec.stream("one").refusal.code()),
+          () -> assertEquals(ErrorCode.X_TIMEOUT, rec.stream("two").refusal.code()),
+          () -> assertEquals(0, rec.stream("one").snapshots),
+          () -> assertEquals(0, registry.stats().windows(), "the failed window is gone; a new subscribe reads again"));
+      registry.subscribe(rec, "three", Actor.anonymous(), "allNotes", JsonObject.EMPTY);
+      LiveFixture.await("a fresh read", () -> rec.stream("three").snapshots == 1);
+      assertNull(rec.stream("three").refusal);
+    }
+  }
+}
