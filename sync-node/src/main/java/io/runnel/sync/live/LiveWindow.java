@@ -30,6 +30,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * whose commit LSN is below P is applied exactly when its transaction is not visible in the read's snapshot; from P
  * on every change applies. The window's position is the LSN of the last change it processed, applied or skipped,
  * and only moves forward. Each transaction becomes at most one patch (no list ever shows half a transaction).
+ *
+ * <p>Reads (first reads, refills, re-reads) run on the lane too, so they are ordered: a read never lands behind a
+ * newer one. A transaction the bus delivered before the window existed but that the read's snapshot could not see
+ * is replayed from {@link RecentTransactions} when the read lands. A task that fails costs only this window: it is
+ * re-read and its subscribers re-snapshotted.
  */
 final class LiveWindow {
 
