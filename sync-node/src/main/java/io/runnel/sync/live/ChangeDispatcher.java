@@ -32,6 +32,9 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final Function<String, @Nullable EntityRef> entities;
   private final RoutingIndex routing;
   private final RecentTransactions recent;
+  private final DeliveredPosition delivered;
+  private final Runnable onGap;
+  private final Map<String, Long> producers = new java.util.HashMap<>();
   private final Map<LiveWindow, List<ChangeEvent>> transaction = new LinkedHashMap<>();
   private final List<ChangeEvent> current = new ArrayList<>();
   private @Nullable String currentCommit;
@@ -41,15 +44,44 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private volatile String dispatched = "";
   private volatile long decodeFailures;
 
-  ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent) {
+  ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
+      DeliveredPosition delivered, Runnable onGap) {
     this.entities = entities;
     this.routing = routing;
     this.recent = recent;
+    this.delivered = delivered;
+    this.onGap = onGap;
   }
 
   /** The LSN of the last transaction handed to windows (empty before the first). */
   String dispatched() {
     return dispatched;
+  }
+
+  /**
+   * Checks that the producer's {@code seq} continues: a hole (a message lost on the way) or a new producer after
+   * another was already read (a replicator restart) is a gap, and every window is re-read.
+   */
+  private void checkSequence(ChangeEvent change) {
+    Long last = producers.get(change.producer());
+    if (last == null) {
+      boolean another = !producers.isEmpty();
+      producers.put(change.producer(), change.seq());
+      if (another) {
+        LOG.log(Level.WARNING, "A new replicator producer " + change.producer() + " appeared: re-reading every window");
+        onGap.run();
+      }
+      return;
+    }
+    if (change.seq() <= last) {
+      return;
+    }
+    producers.put(change.producer(), change.seq());
+    if (change.seq() != last + 1) {
+      LOG.log(Level.WARNING, "Producer " + change.producer() + " skipped from seq " + last + " to " + change.seq()
+          + ": re-reading every window");
+      onGap.run();
+    }
   }
 
   @Override
@@ -62,7 +94,11 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       LOG.log(Level.WARNING, "Dropped an undecodable change on " + message.subject() + ": " + e.getMessage());
       return;
     }
-    if (change.source() != ChangeEvent.Source.REPLICATOR || change.lsn().compareTo(highest) <= 0) {
+    if (change.source() != ChangeEvent.Source.REPLICATOR) {
+      return;
+    }
+    checkSequence(change);
+    if (change.lsn().compareTo(highest) <= 0) {
       return;
     }
     highest = change.lsn();
@@ -84,6 +120,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
     }
     if (change.last()) {
+      delivered.dispatched(change.lsn(), transaction.size());
       for (Map.Entry<LiveWindow, List<ChangeEvent>> e : transaction.entrySet()) {
         LiveWindow w = e.getKey();
         if (w.addedAt() > transactionStart || e.getValue().size() > MAX_TRANSACTION_CHANGES) {
@@ -91,7 +128,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
           // hold: it reads again once the transaction is behind it.
           w.rereadAfter(change.lsn());
         } else {
-          w.deliver(e.getValue());
+          w.deliver(e.getValue(), change.lsn());
         }
       }
       transaction.clear();

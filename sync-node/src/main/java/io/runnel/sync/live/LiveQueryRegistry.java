@@ -45,13 +45,21 @@ public final class LiveQueryRegistry implements AutoCloseable {
 
   private final Declarations declarations;
   private final Transport transport;
-  private final Clock clock;
-  private final int extraRows;
   private final JsonLimits inputLimits;
+  private final Duration grace;
   private final WindowReader reader;
   private final RoutingIndex routing;
   private final RecentTransactions recent;
+  private final PatchRing.Budget ringBudget;
+  private final DeliveredPosition delivered = new DeliveredPosition();
+  private final LiveWindow.Context context;
   private final ChangeDispatcher dispatcher;
+  private final java.util.concurrent.ScheduledExecutorService timers =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "live-windows-grace");
+        t.setDaemon(true);
+        return t;
+      });
   private final Map<WindowId, LiveWindow> windows = new ConcurrentHashMap<>();
   private final AtomicLong pendingTasks = new AtomicLong();
   private final Object lock = new Object();
@@ -60,9 +68,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private LiveQueryRegistry(Builder b) {
     this.declarations = Objects.requireNonNull(b.declarations, "declarations");
     this.transport = Objects.requireNonNull(b.transport, "transport");
-    this.clock = b.clock;
-    this.extraRows = b.extraRows;
     this.inputLimits = b.inputLimits;
+    this.grace = b.grace;
     this.reader = new WindowReader(Objects.requireNonNull(b.dataSource, "dataSource"), b.readTimeout,
         new LiveStats.Counters());
     Map<String, EntityRef> byName = new HashMap<>();
@@ -73,7 +80,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
     this.routing = new RoutingIndex(byTable::get);
     this.recent = new RecentTransactions(b.recentChanges, 100_000);
-    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent);
+    this.ringBudget = new PatchRing.Budget(b.ringBytes);
+    this.context = new LiveWindow.Context(reader, routing, recent, ringBudget,
+        new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
+        b.maxLag.toMillis(), delivered);
+    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap);
   }
 
   /** A builder; declarations, a data source and a transport are required. */
@@ -90,6 +101,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     synchronized (lock) {
       if (busSubscription == null) {
         busSubscription = transport.subscribe(Subjects.ALL_CHANGES, dispatcher);
+        transport.onReconnect(this::gap);
       }
     }
   }
@@ -106,6 +118,19 @@ public final class LiveQueryRegistry implements AutoCloseable {
    */
   public LiveSubscription subscribe(LiveSubscriber subscriber, String sid, Actor actor, String query,
       JsonValue input) {
+    return subscribe(subscriber, sid, actor, query, input, null);
+  }
+
+  /**
+   * The same, resuming from {@code cursor} when given: a delta of patches out of the window's ring when the cursor
+   * is of this window, at or above its ring's floor, younger than {@code maxLag} and cheaper than a snapshot (no
+   * database read); otherwise one snapshot.
+   *
+   * @throws LiveQueryException as {@link #subscribe(LiveSubscriber, String, Actor, String, JsonValue)}
+   * @throws io.runnel.wire.InputInvalidException naming the input field at fault
+   */
+  public LiveSubscription subscribe(LiveSubscriber subscriber, String sid, Actor actor, String query,
+      JsonValue input, @Nullable ResumeCursor cursor) {
     Objects.requireNonNull(subscriber, "subscriber");
     Objects.requireNonNull(sid, "sid");
     Objects.requireNonNull(actor, "actor");
@@ -114,10 +139,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
         .filter(d -> d.ref().live())
         .orElseThrow(() -> new LiveQueryException(ErrorCode.X_LIVE_QUERY_UNKNOWN,
             "No live query is declared as '" + query + "'.", "Subscribe to a declared live query by its name."));
-    return join(q, subscriber, sid, actor, input);
+    return join(q, subscriber, sid, actor, input, cursor);
   }
 
-  private <I> LiveSubscription join(Query<I> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json) {
+  private <I> LiveSubscription join(Query<I> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json,
+      @Nullable ResumeCursor cursor) {
     I input = q.ref().decodeInput(json, inputLimits);
     if (!q.policy().admits(actor)) {
       throw new LiveQueryException(ErrorCode.X_FORBIDDEN, "The policy of '" + q.name() + "' refuses this actor.",
@@ -141,14 +167,23 @@ public final class LiveQueryRegistry implements AutoCloseable {
     synchronized (lock) {
       Select pinned = select;
       window = windows.computeIfAbsent(id, k -> {
-        LiveWindow w = new LiveWindow(k, entity, pinned, extraRows, new Lane("window-" + k, pendingTasks), reader,
-            routing, recent, clock, () -> windows.remove(k));
+        LiveWindow w = new LiveWindow(k, entity, pinned, new Lane("window-" + k, pendingTasks), context,
+            () -> windows.remove(k));
         w.start();
         return w;
       });
       window.subscriberCount().incrementAndGet();
     }
-    window.subscribe(new LiveWindow.Subscriber(sid, subscriber));
+    Cursor resumeFrom = null;
+    if (cursor != null) {
+      if (cursor.qid().equals(id.toString())) {
+        resumeFrom = cursor.cursor();
+      } else {
+        reader.counters().resumesSnapshot.incrementAndGet();
+      }
+    }
+    window.subscribe(new WindowSubscribers.Sub(sid, subscriber, actor, q.policy().rowRule()), resumeFrom,
+        cursor == null ? java.util.Set.of() : cursor.ids());
     LiveWindow joined = window;
     AtomicBoolean open = new AtomicBoolean(true);
     return new LiveSubscription() {
@@ -186,12 +221,33 @@ public final class LiveQueryRegistry implements AutoCloseable {
   }
 
   private void leave(LiveWindow window, String sid) {
-    window.unsubscribe(sid, () -> { });
-    synchronized (lock) {
-      if (window.subscriberCount().decrementAndGet() == 0 && windows.remove(window.id(), window)) {
-        window.close();
-      }
+    window.unsubscribe(sid);
+    if (window.subscriberCount().decrementAndGet() == 0) {
+      // Kept, with its ring, for the grace period: a reconnect storm after a drain finds it.
+      timers.schedule(() -> {
+        synchronized (lock) {
+          if (window.subscriberCount().get() == 0 && windows.remove(window.id(), window)) {
+            window.close();
+          }
+        }
+      }, grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** A bus gap: every window is stale, re-read promptly (a few at a time) and its subscribers re-snapshotted. */
+  private void gap() {
+    reader.counters().gaps.incrementAndGet();
+    for (LiveWindow w : windows.values()) {
+      w.stale();
+    }
+  }
+
+  /**
+   * The node's delivered position: the LSN (24 hex) through which every window has queued the frames its changes
+   * caused, for the {@code hello} answer; empty before the first transaction.
+   */
+  public String deliveredPosition() {
+    return delivered.position();
   }
 
   /** How many window reads ran (first reads, refills and re-reads). */
@@ -201,7 +257,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
 
   /** The registry's counters now. */
   public LiveStats stats() {
-    return reader.counters().snapshot(windows.size());
+    return reader.counters().snapshot(windows.size(), ringBudget.used());
   }
 
   /** How many windows are open. */
@@ -236,6 +292,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       }
       windows.clear();
     }
+    timers.shutdownNow();
   }
 
   /** Collects a registry's settings. */
@@ -248,6 +305,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
     private int extraRows = 16;
     private int recentChanges = 50_000;
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+    private long ringBytes = 64L * 1024 * 1024;
+    private int snapshotCost = 250;
+    private Duration maxLag = Duration.ofMinutes(10);
+    private Duration grace = Duration.ofSeconds(60);
+    private int rereadConcurrency = 4;
 
     private Builder() {}
 
@@ -302,6 +364,45 @@ public final class LiveQueryRegistry implements AutoCloseable {
     /** Input size limits (default depth 32, 10,000 nodes). */
     public Builder inputLimits(JsonLimits inputLimits) {
       this.inputLimits = Objects.requireNonNull(inputLimits, "inputLimits");
+      return this;
+    }
+
+    /** The node-wide byte budget of every window's patch ring (default 64 MiB); the oldest entries go first. */
+    public Builder ringBytes(long ringBytes) {
+      if (ringBytes < 0) {
+        throw new IllegalArgumentException("ringBytes must be at least 0, not " + ringBytes);
+      }
+      this.ringBytes = ringBytes;
+      return this;
+    }
+
+    /** How many patches a snapshot is worth (default 250): a resume replaying more gets a snapshot. */
+    public Builder snapshotCost(int snapshotCost) {
+      if (snapshotCost < 1) {
+        throw new IllegalArgumentException("snapshotCost must be positive, not " + snapshotCost);
+      }
+      this.snapshotCost = snapshotCost;
+      return this;
+    }
+
+    /** The oldest cursor that may resume as a delta (default 10 min). */
+    public Builder maxLag(Duration maxLag) {
+      this.maxLag = Objects.requireNonNull(maxLag, "maxLag");
+      return this;
+    }
+
+    /** How long a window with no subscribers is kept with its ring (default 60 s). */
+    public Builder grace(Duration grace) {
+      this.grace = Objects.requireNonNull(grace, "grace");
+      return this;
+    }
+
+    /** How many stale windows are re-read at once after a bus gap (default 4). */
+    public Builder rereadConcurrency(int rereadConcurrency) {
+      if (rereadConcurrency < 1) {
+        throw new IllegalArgumentException("rereadConcurrency must be positive, not " + rereadConcurrency);
+      }
+      this.rereadConcurrency = rereadConcurrency;
       return this;
     }
 

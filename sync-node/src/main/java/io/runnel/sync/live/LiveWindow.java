@@ -1,7 +1,6 @@
 package io.runnel.sync.live;
 
 import io.runnel.dsl.ColumnType;
-import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
@@ -12,58 +11,59 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One live window: a query's select for one tenant, its rows, and its subscribers. Everything it does runs on its
- * {@link Lane}, one task at a time: reads, subscriber arrivals, and one task per committed transaction.
+ * One live window: a query's select for one tenant, its rows, its patch ring and its subscribers. Everything it
+ * does runs on its {@link Lane}, one task at a time: reads, subscriber arrivals, and one task per committed
+ * transaction.
  *
  * <p>Design (invariant 3b, "the read joins the stream"): a read takes the snapshot and the WAL position P first;
  * while it runs, the window receives every change of its table and they wait in the lane. Afterwards a change
  * whose commit LSN is below P is applied exactly when its transaction is not visible in the read's snapshot; from P
- * on every change applies. The window's position is the LSN of the last change it processed, applied or skipped,
- * and only moves forward. Each transaction becomes at most one patch (no list ever shows half a transaction).
+ * on every change applies. A transaction the bus delivered before the window existed but that the snapshot could
+ * not see is replayed from {@link RecentTransactions} when the read lands. The window's position is the LSN of the
+ * last change it processed, applied or skipped, and only moves forward; a change at or below it is a duplicate.
+ * Each transaction becomes at most one patch per subscriber (no list ever shows half a transaction).
  *
- * <p>Reads (first reads, refills, re-reads) run on the lane too, so they are ordered: a read never lands behind a
- * newer one. A transaction the bus delivered before the window existed but that the read's snapshot could not see
- * is replayed from {@link RecentTransactions} when the read lands. A task that fails costs only this window: it is
- * re-read and its subscribers re-snapshotted.
+ * <p>Reads (first reads, refills, re-reads) run on the lane too, so a read never lands behind a newer one. A task
+ * that fails costs only this window: it is re-read and its subscribers re-snapshotted.
  */
 final class LiveWindow {
 
   private static final System.Logger LOG = System.getLogger(LiveWindow.class.getName());
 
-  /** A subscriber of this window. */
-  record Subscriber(String sid, LiveSubscriber port) {}
+  /** The settings every window of a registry shares. */
+  record Context(WindowReader reader, RoutingIndex routing, RecentTransactions recent, PatchRing.Budget ringBudget,
+      Semaphore rereads, java.time.Clock clock, int extraRows, int snapshotCost, long maxLagMillis,
+      DeliveredPosition delivered) {}
 
   private final WindowId id;
   private final Entity entity;
   private final Select select;
   private final Matcher matcher;
-  private final int limit;
   private final int capacity;
   private final @Nullable String pinColumn;
   private final @Nullable Object pinValue;
   private final Lane lane;
-  private final WindowReader reader;
-  private final RoutingIndex routing;
-  private final RecentTransactions recent;
-  private final Clock clock;
+  private final Context ctx;
   private final Runnable onFailedFirstRead;
   private final Set<String> indexedKeys = ConcurrentHashMap.newKeySet();
-  private final java.util.concurrent.atomic.AtomicInteger subscriberCount = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger subscriberCount = new AtomicInteger();
+  private volatile long addedAt;
 
   // Lane-confined state.
   private final WindowRows rows;
-  private final Map<String, Subscriber> subscribers = new LinkedHashMap<>();
-  private final List<Subscriber> waiting = new ArrayList<>();
+  private final WindowSubscribers subscribers;
+  private final List<Runnable> waiting = new ArrayList<>();
+  private final PatchRing ring;
   private boolean loaded;
   private boolean closed;
   private @Nullable XidSnapshot snapshot;
@@ -72,32 +72,23 @@ final class LiveWindow {
   private String processed = "";
   /** The cursor position: the later of {@code processed} and the last read's position; only moves forward. */
   private String position = Lsn.ZERO.point();
-  private volatile long addedAt;
 
-  LiveWindow(WindowId id, Entity entity, Select select, int extraRows, Lane lane, WindowReader reader,
-      RoutingIndex routing, RecentTransactions recent, Clock clock, Runnable onFailedFirstRead) {
+  LiveWindow(WindowId id, Entity entity, Select select, Lane lane, Context ctx, Runnable onFailedFirstRead) {
     this.id = id;
     this.entity = entity;
     this.select = select;
     this.matcher = Matcher.of(select);
-    this.limit = select.limit();
-    this.capacity = Math.min(Select.MAX_LIMIT, limit + extraRows);
+    this.capacity = Math.min(Select.MAX_LIMIT, select.limit() + ctx.extraRows());
     Map<String, Object> pins = select.routingKey();
-    if (pins.isEmpty()) {
-      this.pinColumn = null;
-      this.pinValue = null;
-    } else {
-      Map.Entry<String, Object> first = pins.entrySet().iterator().next();
-      this.pinColumn = first.getKey();
-      this.pinValue = first.getValue();
-    }
+    Map.Entry<String, Object> first = pins.isEmpty() ? null : pins.entrySet().iterator().next();
+    this.pinColumn = first == null ? null : first.getKey();
+    this.pinValue = first == null ? null : first.getValue();
     this.lane = lane;
-    this.reader = reader;
-    this.routing = routing;
-    this.recent = recent;
-    this.clock = clock;
+    this.ctx = ctx;
     this.onFailedFirstRead = onFailedFirstRead;
-    this.rows = new WindowRows(entity.ref(), matcher, limit, capacity);
+    this.rows = new WindowRows(entity.ref(), matcher, select.limit(), capacity);
+    this.subscribers = new WindowSubscribers(entity.ref(), ctx.reader().counters());
+    this.ring = new PatchRing(ctx.ringBudget(), position, List.of());
   }
 
   WindowId id() {
@@ -121,13 +112,18 @@ final class LiveWindow {
     return entity.ref().column(column).type();
   }
 
-  /** The window's select, with the tenant pinned. */
-  Select select() {
-    return select;
+  /** Counts subscribers outside the lane, so the registry can tell when a window is left empty. */
+  AtomicInteger subscriberCount() {
+    return subscriberCount;
   }
 
-  Entity entity() {
-    return entity;
+  /** The routing index's addition count when this window was added. */
+  long addedAt() {
+    return addedAt;
+  }
+
+  void addedAt(long sequence) {
+    this.addedAt = sequence;
   }
 
   /**
@@ -145,24 +141,6 @@ final class LiveWindow {
     return matcher.matches(row);
   }
 
-  /** The routing index's addition count when this window was added. */
-  long addedAt() {
-    return addedAt;
-  }
-
-  void addedAt(long sequence) {
-    this.addedAt = sequence;
-  }
-
-  /** Re-reads once the transaction ending at {@code lsn} is behind the window (it could not apply it whole). */
-  void rereadAfter(String lsn) {
-    lane.submit(() -> {
-      if (loaded) {
-        read(true);
-      }
-    });
-  }
-
   void indexed(String key) {
     indexedKeys.add(key);
   }
@@ -175,68 +153,125 @@ final class LiveWindow {
     return Set.copyOf(indexedKeys);
   }
 
-  /** Counts subscribers outside the lane, so the registry can tell when a window is left empty. */
-  java.util.concurrent.atomic.AtomicInteger subscriberCount() {
-    return subscriberCount;
-  }
-
   /** Starts the first read. */
   void start() {
-    routing.add(this);
+    ctx.routing().add(this);
     lane.submit(() -> read(false));
   }
 
-  /** Adds a subscriber; it gets a snapshot once the window has rows. */
-  void subscribe(Subscriber s) {
+  /**
+   * Adds a subscriber: a delta from {@code cursor} when the ring allows it, else a snapshot once the window has
+   * rows.
+   *
+   * @param cursor the subscriber's cursor for this window, or null
+   * @param holds the keys the subscriber holds (its cursor's {@code ids})
+   */
+  void subscribe(WindowSubscribers.Sub s, @Nullable Cursor cursor, Set<String> holds) {
     lane.submit(() -> {
       if (closed) {
-        s.port().refuse(s.sid(), new LiveQueryException(ErrorCode.X_TIMEOUT,
+        s.port.refuse(s.sid, new LiveQueryException(ErrorCode.X_TIMEOUT,
             "The window " + id + " closed before its read landed.", "Subscribe again."));
         return;
       }
-      subscribers.put(s.sid(), s);
-      if (loaded) {
-        s.port().snapshot(s.sid(), records(rows.visible()), cursor());
-      } else {
-        waiting.add(s);
+      subscribers.add(s);
+      if (!loaded) {
+        count(cursor == null ? null : new Resume.Snapshot(Resume.Reason.WINDOW_NEW));
+        waiting.add(() -> subscribers.snapshot(s, rows.visible(), cursor()));
+        return;
+      }
+      Resume decision = cursor == null ? null : decide(cursor);
+      count(decision);
+      switch (decision) {
+        case Resume.Delta d -> subscribers.resume(s, d.replay(), holds, cursor());
+        case Resume.Snapshot sn -> subscribers.snapshot(s, rows.visible(), cursor());
+        case null -> subscribers.snapshot(s, rows.visible(), cursor());
       }
     });
   }
 
-  /** Removes a subscriber; {@code whenEmpty} runs on the lane if none is left. */
-  void unsubscribe(String sid, Runnable whenEmpty) {
-    lane.submit(() -> {
-      subscribers.remove(sid);
-      waiting.removeIf(w -> w.sid().equals(sid));
-      if (subscribers.isEmpty()) {
-        whenEmpty.run();
-      }
-    });
+  private Resume decide(Cursor cursor) {
+    if (ctx.clock().millis() - cursor.at() > ctx.maxLagMillis()) {
+      return new Resume.Snapshot(Resume.Reason.TOO_OLD);
+    }
+    if (cursor.lsn().compareTo(ring.floor()) < 0) {
+      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+    }
+    PatchRing.Replay replay = ring.since(cursor.lsn());
+    if (replay == null) {
+      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+    }
+    if (replay.entries().size() >= ctx.snapshotCost()) {
+      return new Resume.Snapshot(Resume.Reason.TOO_COSTLY);
+    }
+    return new Resume.Delta(replay);
   }
 
-  /** Closes the window: no more deliveries; its routing entries go. */
+  private void count(@Nullable Resume decision) {
+    switch (decision) {
+      case Resume.Delta d -> ctx.reader().counters().resumesDelta.incrementAndGet();
+      case Resume.Snapshot s -> ctx.reader().counters().resumesSnapshot.incrementAndGet();
+      case null -> { }
+    }
+  }
+
+  /** Removes a subscriber. */
+  void unsubscribe(String sid) {
+    lane.submit(() -> subscribers.remove(sid));
+  }
+
+  /** Closes the window: no more deliveries; its routing entries and ring go. */
   void close() {
     lane.submit(() -> {
       closed = true;
-      routing.remove(this);
+      ctx.routing().remove(this);
+      ring.reset(position, List.of());
     });
   }
 
   /** Queues one transaction's changes for this window (in bus order, ending with the commit's last change). */
-  void deliver(List<ChangeEvent> changes) {
-    lane.submit(() -> apply(changes));
+  void deliver(List<ChangeEvent> changes, String transaction) {
+    lane.submit(() -> {
+      try {
+        apply(changes);
+      } finally {
+        ctx.delivered().done(transaction);
+      }
+    });
+  }
+
+  /** Re-reads once the transaction ending at {@code transaction} is behind the window (it could not apply it whole). */
+  void rereadAfter(String transaction) {
+    lane.submit(() -> {
+      try {
+        if (loaded) {
+          read(true);
+        }
+      } finally {
+        ctx.delivered().done(transaction);
+      }
+    });
+  }
+
+  /** Marks the window stale (a bus gap): it is re-read promptly and its subscribers re-snapshotted. */
+  void stale() {
+    lane.submit(() -> {
+      if (loaded) {
+        read(true);
+      }
+    });
   }
 
   private void apply(List<ChangeEvent> changes) {
     if (closed || !loaded) {
       return;
     }
+    LiveStats.Counters counters = ctx.reader().counters();
     try {
-      reader.counters().deliveries.incrementAndGet();
+      counters.deliveries.incrementAndGet();
       long removalsBefore = rows.removals();
       List<Row> before = rows.visible();
       boolean needsRead = false;
-      Set<String> writes = new LinkedHashSet<>();
+      Map<String, Set<String>> writes = new LinkedHashMap<>();
       for (ChangeEvent c : changes) {
         if (c.lsn().compareTo(processed) <= 0) {
           continue;
@@ -251,52 +286,43 @@ final class LiveWindow {
           }
         }
         needsRead |= rows.apply(c) == WindowRows.Outcome.NEEDS_READ;
-        if (c.write() != null) {
-          writes.add(c.write());
+        if (c.write() != null && c.key() != null) {
+          writes.computeIfAbsent(c.write(), w -> new java.util.HashSet<>()).add(c.key());
         }
         if (c.key() != null && !rows.holds(c.key())) {
-          routing.prune(this, c.key(), c.lsn());
+          ctx.routing().prune(this, c.key(), c.lsn());
         }
       }
       for (String dropped : rows.trim()) {
-        routing.prune(this, dropped, processed);
+        ctx.routing().prune(this, dropped, processed);
       }
-      boolean left = rows.removals() > removalsBefore;
-      if (left) {
-        reader.counters().leavingDeliveries.incrementAndGet();
+      if (rows.removals() > removalsBefore) {
+        counters.leavingDeliveries.incrementAndGet();
       }
       if (needsRead) {
-        reader.counters().partialEntries.incrementAndGet();
+        counters.partialEntries.incrementAndGet();
       }
       if (needsRead || rows.needsRefill()) {
-        reader.counters().refills.incrementAndGet();
+        counters.refills.incrementAndGet();
         refill();
       }
-      publish(before, List.copyOf(writes));
+      List<Row> after = rows.visible();
+      if (!after.equals(before)) {
+        ring.add(position, after, writes);
+        subscribers.publish(after, writes, cursor());
+      }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Window " + id + " failed on a transaction; re-reading it", e);
-      reread();
-    }
-  }
-
-  private void publish(List<Row> before, List<String> writes) {
-    List<Op> ops = WindowRows.diff(entity.ref(), before, rows.visible());
-    if (ops.isEmpty()) {
-      return;
-    }
-    Cursor cursor = cursor();
-    for (Subscriber s : subscribers.values()) {
-      reader.counters().patches.incrementAndGet();
-      s.port().patch(s.sid(), ops, writes, cursor);
+      lane.submit(() -> read(true));
     }
   }
 
   /** A refill inside a transaction's task: a bounded read whose result replaces the rows. */
   private void refill() {
-    routing.startReading(this);
+    ctx.routing().startReading(this);
     try {
-      if (!land(reader.read(entity, select, capacity))) {
-        reread();
+      if (!land(ctx.reader().read(entity, select, capacity))) {
+        lane.submit(() -> read(true));
       }
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException("Refill of " + id + " failed: " + e.getMessage(), e);
@@ -309,35 +335,42 @@ final class LiveWindow {
     }
   }
 
-  /** A re-read after a failure: the rows are replaced and every subscriber gets a fresh snapshot. */
-  private void reread() {
-    lane.submit(() -> read(true));
-  }
-
   private void read(boolean resnapshot) {
     if (closed) {
       return;
     }
-    routing.startReading(this);
-    (loaded ? reader.counters().rereads : reader.counters().firstReads).incrementAndGet();
+    ctx.routing().startReading(this);
+    (loaded ? ctx.reader().counters().rereads : ctx.reader().counters().firstReads).incrementAndGet();
     WindowRead r;
+    boolean permit = loaded;
     try {
-      r = reader.read(entity, select, capacity);
+      if (permit) {
+        ctx.rereads().acquireUninterruptibly();
+      }
+      r = ctx.reader().read(entity, select, capacity);
     } catch (RunnelException | java.sql.SQLException e) {
       failRead(e);
       return;
+    } finally {
+      if (permit) {
+        ctx.rereads().release();
+      }
     }
     boolean whole = land(r);
     boolean first = !loaded;
     loaded = true;
-    Cursor cursor = cursor();
-    List<LiveRecord> records = records(rows.visible());
-    for (Subscriber s : first || resnapshot ? subscribers.values() : waiting) {
-      s.port().snapshot(s.sid(), records, cursor);
+    ring.reset(position, rows.visible());
+    if (!first && resnapshot) {
+      for (WindowSubscribers.Sub s : subscribers.all()) {
+        subscribers.snapshot(s, rows.visible(), cursor());
+      }
+    }
+    for (Runnable w : waiting) {
+      w.run();
     }
     waiting.clear();
     if (!whole) {
-      reread();
+      lane.submit(() -> read(true));
     }
   }
 
@@ -351,7 +384,7 @@ final class LiveWindow {
     rows.load(r.rows(), r.complete());
     snapshot = r.snapshot();
     readPosition = r.position();
-    RecentTransactions.Replay replay = recent.invisibleBefore(table(), r.snapshot(), r.position());
+    RecentTransactions.Replay replay = ctx.recent().invisibleBefore(table(), r.snapshot(), r.position());
     for (ChangeEvent c : replay.changes()) {
       if (rows.apply(c) == WindowRows.Outcome.NEEDS_READ) {
         return false;
@@ -363,7 +396,7 @@ final class LiveWindow {
     rows.trim();
     advance(r.position().point());
     advance(processed);
-    routing.doneReading(this, rows.keys(), r.position().point());
+    ctx.routing().doneReading(this, rows.keys(), r.position().point());
     return replay.complete();
   }
 
@@ -373,13 +406,12 @@ final class LiveWindow {
             "Retry; if it repeats, check the database.");
     if (!loaded) {
       LOG.log(Level.WARNING, "The first read of window " + id + " failed: " + error.getMessage());
-      for (Subscriber s : subscribers.values()) {
-        s.port().refuse(s.sid(), error);
+      for (WindowSubscribers.Sub s : subscribers.all()) {
+        s.port.refuse(s.sid, error);
       }
-      subscribers.clear();
       waiting.clear();
       closed = true;
-      routing.remove(this);
+      ctx.routing().remove(this);
       onFailedFirstRead.run();
       return;
     }
@@ -395,16 +427,7 @@ final class LiveWindow {
   }
 
   private Cursor cursor() {
-    return new Cursor(id.toString(), position, clock.millis());
-  }
-
-  private List<LiveRecord> records(List<Row> list) {
-    EntityRef ref = entity.ref();
-    List<LiveRecord> out = new ArrayList<>(list.size());
-    for (Row r : list) {
-      out.add(new LiveRecord(ref.name(), ref.keyOf(r), ref.rowToJson(r)));
-    }
-    return out;
+    return new Cursor(id.toString(), position, ctx.clock().millis());
   }
 
   @Override
