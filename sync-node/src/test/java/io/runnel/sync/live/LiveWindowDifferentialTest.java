@@ -47,11 +47,15 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * transactions, and updates that leave a large TOASTed column untouched. Windows keep one row beyond their limit,
  * so refills are exercised. After every commit a marker transaction proves the bus delivered it, the registry
  * settles, and every list is compared. Reads are counted: one per window, plus refills only after a row left.
+ *
+ * <p>Subscribers are actors of either tenant (two users each, one of them allowed drafts) on four declarations of the
+ * same query: without a row rule, owner only, drafts hidden unless permitted, and one reading {@code n}, a column
+ * most changes leave alone. Each list is compared with the fresh read filtered by the actor's rule.
  */
 class LiveWindowDifferentialTest {
 
   static final EntityRef ITEMS = EntityRef.of("items").key("id")
-      .columns(c -> c.int4("id").text("org").text("status").int4("n").text("title").text("big"));
+      .columns(c -> c.int4("id").text("org").text("status").int4("n").text("title").text("owner").text("big"));
   static final Entity ITEMS_ENTITY = Entity.of(ITEMS).table("public.items").tenant("org");
 
   /** The random query's input: optional filters, an order and a limit. */
@@ -69,7 +73,7 @@ class LiveWindowDifferentialTest {
         });
   }
 
-  static final QueryRef<Input> ITEMS_QUERY = QueryRef.live("items", Input.CODEC, in -> {
+  static final java.util.function.Function<Input, Select> SOURCE = in -> {
     Select s = select(ITEMS);
     if (in.status() != null) {
       s = s.where(eq("status", in.status()));
@@ -81,10 +85,31 @@ class LiveWindowDifferentialTest {
       s = s.where(like("title", in.like()));
     }
     return s.orderBy(in.desc() ? desc(in.order()) : asc(in.order())).limit(in.limit());
-  });
+  };
 
-  static final Query<Input> QUERY = Query.of(ITEMS_QUERY).on(ITEMS_ENTITY).policy(Policy.authenticated());
-  static final Declarations DECLARATIONS = Declarations.builder().query(QUERY).build();
+  /** The same query under four policies: no row rule, owner only, drafts for the permitted, and n not negative. */
+  static final List<Query<Input>> QUERIES = List.of(
+      Query.of(QueryRef.live("items", Input.CODEC, SOURCE)).on(ITEMS_ENTITY).policy(Policy.authenticated()),
+      Query.of(QueryRef.live("owned", Input.CODEC, SOURCE)).on(ITEMS_ENTITY)
+          .policy(Policy.authenticated().visible((actor, row) -> actor.id().equals(row.get("owner")))),
+      Query.of(QueryRef.live("published", Input.CODEC, SOURCE)).on(ITEMS_ENTITY)
+          .policy(Policy.authenticated().visible((actor, row) -> !"draft".equals(row.get("status"))
+              || actor.can("drafts"))),
+      Query.of(QueryRef.live("positive", Input.CODEC, SOURCE)).on(ITEMS_ENTITY)
+          .policy(Policy.authenticated().visible((actor, row) -> row.get("n") == null || (Integer) row.get("n") >= 0)));
+  static final Declarations DECLARATIONS = declarations();
+
+  private static Declarations declarations() {
+    Declarations.Builder b = Declarations.builder();
+    QUERIES.forEach(b::query);
+    return b.build();
+  }
+
+  /** User {@code user} (0 or 1) of {@code org}; user 1 may see drafts. */
+  static io.runnel.dsl.Actor actor(String org, int user) {
+    io.runnel.dsl.Actor a = io.runnel.dsl.Actor.user("u" + user).inOrg(org);
+    return user == 1 ? a.withPermissions("drafts") : a;
+  }
 
   static TestDatabase db;
   static LiveFixture fixture;
@@ -94,7 +119,8 @@ class LiveWindowDifferentialTest {
   @BeforeContainer
   static void start() throws Exception {
     db = EmbeddedPostgresServer.shared().createDatabase("live_differential");
-    db.execute("CREATE TABLE items (id int PRIMARY KEY, org text, status text, n int, title text, big text)");
+    db.execute("CREATE TABLE items (id int PRIMARY KEY, org text, status text, n int, title text, owner text, "
+        + "big text)");
     fixture = new LiveFixture(db, "live_differential", List.of(ITEMS_ENTITY));
   }
 
@@ -105,8 +131,8 @@ class LiveWindowDifferentialTest {
     assertTrue(scenarios.get() >= 200, "at least 200 scenarios ran: " + scenarios.get());
   }
 
-  /** One subscription: which of the scenario's two orgs, and the query input. */
-  record Sub(int org, Input input) {}
+  /** One subscription: which of the scenario's two orgs, which user, which of the four queries, and the input. */
+  record Sub(int org, int user, int query, Input input) {}
 
   /** One statement of a workload; {@code slot} picks an existing row. */
   record Step(String kind, int slot, @Nullable String status, @Nullable Integer n, @Nullable String title) {}
@@ -134,7 +160,7 @@ class LiveWindowDifferentialTest {
       for (int i = 0; i < scenario.subs().size(); i++) {
         Sub sub = scenario.subs().get(i);
         String sid = "sub" + i;
-        registry.subscribe(recorder, sid, LiveFixture.actor(orgs[sub.org()]), "items",
+        registry.subscribe(recorder, sid, actor(orgs[sub.org()], sub.user()), QUERIES.get(sub.query()).name(),
             Input.CODEC.encode(sub.input()));
         sids.add(sid);
       }
@@ -169,12 +195,19 @@ class LiveWindowDifferentialTest {
     for (int i = 0; i < scenario.subs().size(); i++) {
       Sub sub = scenario.subs().get(i);
       String org = orgs[sub.org()];
-      Select window = QUERY.select(sub.input(), LiveFixture.actor(org)).where(eq("org", org));
-      List<LiveRecord> expected = fixture.freshRead(ITEMS_ENTITY, window);
+      Query<Input> q = QUERIES.get(sub.query());
+      io.runnel.dsl.Actor actor = actor(org, sub.user());
+      Select window = q.select(sub.input(), actor).where(eq("org", org));
+      List<LiveRecord> expected = new ArrayList<>();
+      for (LiveRecord r : fixture.freshRead(ITEMS_ENTITY, window)) {
+        if (q.policy().visible(actor, ITEMS.rowFromJson(r.row(), "row"))) {
+          expected.add(r);
+        }
+      }
       RecordingSubscriber.Stream stream = recorder.stream("sub" + i);
       assertNull(stream.error, "sub" + i + " frames are well formed " + when + ": " + stream.frames);
       assertNull(stream.refusal, "sub" + i + " was not refused");
-      assertEquals(expected, recorder.list("sub" + i), "sub" + i + " (" + org + ", " + sub.input() + ") " + when
+      assertEquals(expected, recorder.list("sub" + i), "sub" + i + " (" + org + ", " + sub + ") " + when
           + "\nframes: " + stream.frames);
     }
   }
@@ -195,7 +228,7 @@ class LiveWindowDifferentialTest {
         int id = next++;
         ids.add(id);
         return "INSERT INTO items VALUES (" + id + ", '" + orgs[s.slot() % 2] + "', " + lit(s.status()) + ", "
-            + lit(s.n()) + ", " + lit(s.title()) + ", NULL);";
+            + lit(s.n()) + ", " + lit(s.title()) + ", 'u" + (s.slot() / 2 % 2) + "', NULL);";
       }
       int index = s.slot() % ids.size();
       int id = ids.get(index);
@@ -203,6 +236,7 @@ class LiveWindowDifferentialTest {
         case "status" -> "UPDATE items SET status = " + lit(s.status()) + " WHERE id = " + id + ";";
         case "n" -> "UPDATE items SET n = " + lit(s.n()) + " WHERE id = " + id + ";";
         case "title" -> "UPDATE items SET title = " + lit(s.title()) + " WHERE id = " + id + ";";
+        case "owner" -> "UPDATE items SET owner = CASE WHEN owner = 'u0' THEN 'u1' ELSE 'u0' END WHERE id = " + id + ";";
         case "move" -> "UPDATE items SET org = CASE WHEN org = '" + orgs[0] + "' THEN '" + orgs[1] + "' ELSE '"
             + orgs[0] + "' END WHERE id = " + id + ";";
         case "rekey" -> {
@@ -231,12 +265,13 @@ class LiveWindowDifferentialTest {
   @Provide
   Arbitrary<Scenario> scenarios() {
     Arbitrary<String> status = Arbitraries.of("open", "closed", "draft").injectNull(0.15);
+    // Statistics of the rules in use, so a run shows every shape was exercised.
     Arbitrary<Integer> n = Arbitraries.integers().between(-2, 6).injectNull(0.15);
     Arbitrary<String> title = Arbitraries.of("a", "B", "ab", "é", "Z", "b%", "").injectNull(0.15);
     Arbitrary<Step> insert = Combinators.combine(Arbitraries.integers().between(0, 99), status, n, title)
         .as((slot, st, nn, ti) -> new Step("insert", slot, st, nn, ti));
     Arbitrary<Step> step = Combinators.combine(
-        Arbitraries.of("insert", "insert", "status", "n", "title", "move", "rekey", "delete", "big"),
+        Arbitraries.of("insert", "insert", "status", "n", "title", "owner", "move", "rekey", "delete", "big"),
         Arbitraries.integers().between(0, 99), status, n, title).as(Step::new);
     Arbitrary<Input> input = Combinators.combine(
         Arbitraries.of("open", "closed").injectNull(0.5),
@@ -245,7 +280,8 @@ class LiveWindowDifferentialTest {
         Arbitraries.of("id", "n", "title", "status"),
         Arbitraries.of(true, false),
         Arbitraries.integers().between(1, 5)).as(Input::new);
-    Arbitrary<Sub> sub = Combinators.combine(Arbitraries.integers().between(0, 1), input).as(Sub::new);
+    Arbitrary<Sub> sub = Combinators.combine(Arbitraries.integers().between(0, 1), Arbitraries.integers().between(0, 1),
+        Arbitraries.integers().between(0, 3), input).as(Sub::new);
     return Combinators.combine(
         insert.list().ofMinSize(0).ofMaxSize(10),
         sub.list().ofMinSize(2).ofMaxSize(5),
