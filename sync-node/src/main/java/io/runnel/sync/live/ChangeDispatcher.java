@@ -42,7 +42,6 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private boolean overflow;
   private String highest = "";
   private volatile String dispatched = "";
-  private volatile long decodeFailures;
 
   ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
       DeliveredPosition delivered, Runnable onGap) {
@@ -90,7 +89,6 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
     try {
       change = ChangeEnvelope.decode(message.payload(), entities);
     } catch (RuntimeException e) {
-      decodeFailures++;
       LOG.log(Level.WARNING, "Dropped an undecodable change on " + message.subject() + ": " + e.getMessage());
       return;
     }
@@ -120,6 +118,12 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
     }
     if (change.last()) {
+      // Kept before any window hears of it, so a read landing meanwhile can replay it.
+      if (overflow) {
+        recent.addWithoutChanges(change.xid(), io.runnel.replicator.Lsn.ofPosition(change.lsn()));
+      } else {
+        recent.add(current);
+      }
       delivered.dispatched(change.lsn(), transaction.size());
       for (Map.Entry<LiveWindow, List<ChangeEvent>> e : transaction.entrySet()) {
         LiveWindow w = e.getKey();
@@ -132,11 +136,6 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
         }
       }
       transaction.clear();
-      if (overflow) {
-        recent.addWithoutChanges(change.xid(), io.runnel.replicator.Lsn.ofPosition(change.lsn()));
-      } else {
-        recent.add(current);
-      }
       current.clear();
       currentCommit = null;
       dispatched = change.lsn();

@@ -167,10 +167,14 @@ public final class LiveQueryRegistry implements AutoCloseable {
     synchronized (lock) {
       Select pinned = select;
       window = windows.computeIfAbsent(id, k -> {
-        LiveWindow w = new LiveWindow(k, entity, pinned, new Lane("window-" + k, pendingTasks), context,
-            () -> windows.remove(k));
-        w.start();
-        return w;
+        LiveWindow[] self = new LiveWindow[1];
+        self[0] = new LiveWindow(k, entity, pinned, new Lane("window-" + k, pendingTasks), context, () -> {
+          synchronized (lock) {
+            windows.remove(k, self[0]);
+          }
+        });
+        self[0].start();
+        return self[0];
       });
       window.subscriberCount().incrementAndGet();
     }

@@ -319,13 +319,34 @@ final class LiveWindow {
 
   /** A refill inside a transaction's task: a bounded read whose result replaces the rows. */
   private void refill() {
-    ctx.routing().startReading(this);
     try {
-      if (!land(ctx.reader().read(entity, select, capacity))) {
-        lane.submit(() -> read(true));
-      }
+      readWhole();
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException("Refill of " + id + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads and lands until the landing is whole (every transaction the snapshot could not see was replayed and no
+   * partial row entered), backing off between tries; nothing is published from a landing that was not whole.
+   *
+   * @throws java.sql.SQLException when a read fails
+   */
+  private void readWhole() throws java.sql.SQLException {
+    for (int attempt = 1; ; attempt++) {
+      ctx.routing().startReading(this);
+      if (land(ctx.reader().read(entity, select, capacity)) || attempt == 20) {
+        if (attempt == 20) {
+          LOG.log(Level.WARNING, "Window " + id + " could not land a whole read in 20 tries; publishing the last");
+        }
+        return;
+      }
+      try {
+        Thread.sleep(Math.min(1000, 25L * attempt));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
@@ -339,15 +360,13 @@ final class LiveWindow {
     if (closed) {
       return;
     }
-    ctx.routing().startReading(this);
     (loaded ? ctx.reader().counters().rereads : ctx.reader().counters().firstReads).incrementAndGet();
-    WindowRead r;
     boolean permit = loaded;
     try {
       if (permit) {
         ctx.rereads().acquireUninterruptibly();
       }
-      r = ctx.reader().read(entity, select, capacity);
+      readWhole();
     } catch (RunnelException | java.sql.SQLException e) {
       failRead(e);
       return;
@@ -356,7 +375,6 @@ final class LiveWindow {
         ctx.rereads().release();
       }
     }
-    boolean whole = land(r);
     boolean first = !loaded;
     loaded = true;
     ring.reset(position, rows.visible());
@@ -369,9 +387,6 @@ final class LiveWindow {
       w.run();
     }
     waiting.clear();
-    if (!whole) {
-      lane.submit(() -> read(true));
-    }
   }
 
   /**
@@ -385,10 +400,9 @@ final class LiveWindow {
     snapshot = r.snapshot();
     readPosition = r.position();
     RecentTransactions.Replay replay = ctx.recent().invisibleBefore(table(), r.snapshot(), r.position());
+    boolean whole = replay.complete();
     for (ChangeEvent c : replay.changes()) {
-      if (rows.apply(c) == WindowRows.Outcome.NEEDS_READ) {
-        return false;
-      }
+      whole &= rows.apply(c) != WindowRows.Outcome.NEEDS_READ;
       if (c.lsn().compareTo(processed) > 0) {
         processed = c.lsn();
       }
@@ -397,7 +411,7 @@ final class LiveWindow {
     advance(r.position().point());
     advance(processed);
     ctx.routing().doneReading(this, rows.keys(), r.position().point());
-    return replay.complete();
+    return whole;
   }
 
   private void failRead(Exception e) {

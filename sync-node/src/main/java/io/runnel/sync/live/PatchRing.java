@@ -30,27 +30,42 @@ final class PatchRing {
    */
   record Entry(String lsn, List<Row> visible, Map<String, Set<String>> writes, long bytes) {}
 
-  /** A node-wide byte budget over every window's ring; evicts the oldest entries first. */
+  /**
+   * A node-wide byte budget over every window's ring; evicts the oldest entries first. It remembers entries in the
+   * order they were added; an entry its ring already dropped (a reset, a close) is skipped when its turn comes,
+   * and such leftovers are compacted away once they outnumber the live entries.
+   */
   static final class Budget {
+    private record Added(PatchRing ring, Entry entry) {}
+
     private final long bytes;
-    private final Deque<PatchRing> order = new ArrayDeque<>();
+    private final Deque<Added> order = new ArrayDeque<>();
     private long used;
+    private long live;
 
     Budget(long bytes) {
       this.bytes = bytes;
     }
 
-    synchronized void added(PatchRing ring, long size) {
-      used += size;
-      order.addLast(ring);
+    synchronized void added(PatchRing ring, Entry entry) {
+      used += entry.bytes();
+      live++;
+      order.addLast(new Added(ring, entry));
       while (used > bytes && !order.isEmpty()) {
-        PatchRing oldest = order.removeFirst();
-        used -= oldest.evictOldest();
+        Added oldest = order.removeFirst();
+        if (oldest.ring().evict(oldest.entry())) {
+          used -= oldest.entry().bytes();
+          live--;
+        }
+      }
+      if (order.size() > 2 * live + 1024) {
+        order.removeIf(a -> !a.ring().holds(a.entry()));
       }
     }
 
-    synchronized void released(long size) {
+    synchronized void released(long size, int entries) {
       used -= size;
+      live -= entries;
     }
 
     synchronized long used() {
@@ -72,35 +87,42 @@ final class PatchRing {
   /** Starts over after a read: no history below {@code floor}, whose list is {@code base}. */
   void reset(String floor, List<Row> base) {
     long freed = 0;
+    int count;
     synchronized (this) {
       for (Entry e : entries) {
         freed += e.bytes();
       }
+      count = entries.size();
       entries.clear();
       this.floor = floor;
       this.base = base;
     }
-    budget.released(freed);
+    budget.released(freed, count);
   }
 
   /** Appends a patch's result. */
   void add(String lsn, List<Row> visible, Map<String, Set<String>> writes) {
-    long bytes = 64L + 16L * visible.size() + 64L * writes.size();
+    Entry e = new Entry(lsn, visible, writes, 64L + 16L * visible.size() + 64L * writes.size());
     synchronized (this) {
-      entries.addLast(new Entry(lsn, visible, writes, bytes));
+      entries.addLast(e);
     }
-    budget.added(this, bytes);
+    budget.added(this, e);
   }
 
-  /** Drops the oldest entry, raising the floor to it; returns the bytes freed (0 when empty). */
-  synchronized long evictOldest() {
-    Entry e = entries.pollFirst();
-    if (e == null) {
-      return 0;
+  /** Drops {@code e} if it is still this ring's oldest entry, raising the floor to it; whether it did. */
+  synchronized boolean evict(Entry e) {
+    if (entries.peekFirst() != e) {
+      return false;
     }
+    entries.pollFirst();
     floor = e.lsn();
     base = e.visible();
-    return e.bytes();
+    return true;
+  }
+
+  /** Whether {@code e} is still in this ring. */
+  synchronized boolean holds(Entry e) {
+    return entries.contains(e);
   }
 
   /** The floor: no resume from below it. */

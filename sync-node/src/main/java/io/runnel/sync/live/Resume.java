@@ -14,8 +14,6 @@ sealed interface Resume permits Resume.Delta, Resume.Snapshot {
 
   /** Why a resume falls back to a snapshot. */
   enum Reason {
-    /** The subscribe carried no cursor. */
-    NO_CURSOR,
     /** The cursor is of another query, input or tenant. */
     OTHER_WINDOW,
     /** The window is new (no ring yet), or was re-read since the cursor. */

@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RoutingIndex {
 
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong additions = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.function.Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable;
 
   /** @param entityOfTable the declared entity of a table, to spell old rows' keys */
@@ -48,18 +49,20 @@ final class RoutingIndex {
     return tables.computeIfAbsent(name, n -> new Table());
   }
 
-  private final java.util.concurrent.atomic.AtomicLong additions = new java.util.concurrent.atomic.AtomicLong();
-
-  /** How many windows were ever added: a window added after a transaction began joined it in the middle. */
+  /**
+   * How many times a window started reading (added, refilled or re-read): a window that started reading after a
+   * transaction began may have missed its start.
+   */
   long additions() {
     return additions.get();
   }
 
   /** Adds {@code w}, reading (it receives every change of its table until {@link #doneReading}). */
   void add(LiveWindow w) {
-    w.addedAt(additions.incrementAndGet());
     Table t = table(w.table());
     t.reading.add(w);
+    // Numbered once it is in the reading set, so a transaction that began before sees it as joining midway.
+    w.addedAt(additions.incrementAndGet());
     t.all.add(w);
     if (w.pinColumn() == null) {
       t.unpinned.add(w);
@@ -93,6 +96,7 @@ final class RoutingIndex {
   /** Marks {@code w} as reading again (a refill or re-read): it receives every change of its table. */
   void startReading(LiveWindow w) {
     table(w.table()).reading.add(w);
+    w.addedAt(additions.incrementAndGet());
   }
 
   /** Indexes the keys a read returned (at read position {@code lsn}), then lets routing find {@code w} by them. */
@@ -186,19 +190,26 @@ final class RoutingIndex {
     }
   }
 
+  /** Indexes {@code key} for {@code w}: the per-key map is looked up and written in one atomic step. */
   private static void index(Table t, String key, LiveWindow w, String lsn) {
-    t.keys.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).merge(w, lsn, (a, b) -> a.compareTo(b) >= 0 ? a : b);
-    w.indexed(key);
+    t.keys.compute(key, (k, ws) -> {
+      Map<LiveWindow, String> m = ws == null ? new ConcurrentHashMap<>() : ws;
+      m.merge(w, lsn, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+      w.indexed(key);
+      return m;
+    });
   }
 
+  /** Unindexes {@code key} for {@code w} unless its entry is newer than {@code olderThan}, in one atomic step. */
   private static void unindex(Table t, String key, LiveWindow w, @Nullable String olderThan) {
     t.keys.computeIfPresent(key, (k, ws) -> {
-      ws.computeIfPresent(w, (win, lsn) -> olderThan == null || lsn.compareTo(olderThan) <= 0 ? null : lsn);
+      String lsn = ws.get(w);
+      if (lsn != null && (olderThan == null || lsn.compareTo(olderThan) <= 0)) {
+        ws.remove(w);
+        w.unindexed(key);
+      }
       return ws.isEmpty() ? null : ws;
     });
-    if (olderThan == null || !t.keys.getOrDefault(key, Collections.emptyMap()).containsKey(w)) {
-      w.unindexed(key);
-    }
   }
 
   /** How many key entries the index holds, for tests and metrics. */
