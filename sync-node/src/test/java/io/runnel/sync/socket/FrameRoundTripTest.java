@@ -1,0 +1,148 @@
+package io.runnel.sync.socket;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.runnel.sync.live.Cursor;
+import io.runnel.sync.live.LiveRecord;
+import io.runnel.sync.live.Op;
+import io.runnel.sync.live.ResumeCursor;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonBoolean;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonNumber;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** Frames survive the codec: client frames encode and decode to themselves, node frames parse to their values. */
+class FrameRoundTripTest {
+
+  /** Any text without lone surrogates: controls, quotes, backslashes, accents, CJK and astral pairs. */
+  static Arbitrary<String> texts(int min, int max) {
+    Arbitrary<String> chars = Arbitraries.oneOf(
+        Arbitraries.chars().range('\u0000', '\u00ff').map(String::valueOf),
+        Arbitraries.chars().range('\u0100', '\ud7ff').map(String::valueOf),
+        Arbitraries.of("🚀", "😀", "\"", "\\", "/", "\u2028"));
+    return chars.list().ofMinSize(min).ofMaxSize(max).map(l -> String.join("", l))
+        .filter(s -> s.length() >= min && s.length() <= max);
+  }
+
+  static Arbitrary<JsonValue> json(int depth) {
+    Arbitrary<JsonValue> scalars = Arbitraries.oneOf(
+        texts(0, 12).map(JsonString::new),
+        Arbitraries.longs().map(JsonNumber::of),
+        Arbitraries.bigDecimals().ofScale(3).map(FrameRoundTripTest::number),
+        Arbitraries.of(JsonNull.NULL, JsonBoolean.TRUE, JsonBoolean.FALSE));
+    if (depth == 0) {
+      return scalars;
+    }
+    return Arbitraries.frequencyOf(
+        net.jqwik.api.Tuple.of(3, scalars),
+        net.jqwik.api.Tuple.of(1, json(depth - 1).list().ofMaxSize(4).map(JsonArray::new)),
+        net.jqwik.api.Tuple.of(1, objects(depth - 1).map(JsonValue.class::cast)));
+  }
+
+  static Arbitrary<JsonObject> objects(int depth) {
+    return Arbitraries.maps(texts(0, 8), json(depth)).ofMaxSize(4).map(JsonObject::new);
+  }
+
+  private static JsonValue number(BigDecimal d) {
+    return JsonNumber.of(d);
+  }
+
+  @Provide
+  Arbitrary<InboundFrame> inboundFrames() {
+    Arbitrary<String> sids = texts(1, 64);
+    Arbitrary<String> names = texts(1, 20);
+    Arbitrary<String> lsns = Arbitraries.strings().withChars("0123456789abcdef").ofLength(24);
+    Arbitrary<ResumeCursor> cursors = Combinators.combine(names, lsns, Arbitraries.longs().greaterOrEqual(0),
+        texts(0, 40).set().ofMaxSize(6)).as(ResumeCursor::new);
+    return Arbitraries.oneOf(
+        Combinators.combine(Arbitraries.integers(), names.injectNull(0.5)).as(InboundFrame.Hello::new),
+        Combinators.combine(sids, names, objects(3), cursors.injectNull(0.5)).as(InboundFrame.Sub::new),
+        sids.map(InboundFrame.Unsub::new),
+        Combinators.combine(names, Combinators.combine(names, Arbitraries.longs().greaterOrEqual(0))
+            .as(ChannelCursor::new).injectNull(0.5), objects(2).injectNull(0.5)).as(InboundFrame.Join::new),
+        names.map(InboundFrame.Leave::new));
+  }
+
+  @Property(tries = 500)
+  void everyClientFrameDecodesFromItsOwnEncoding(@ForAll("inboundFrames") InboundFrame frame) {
+    String text = FrameCodec.encode(frame);
+    assertAll(
+        () -> assertEquals(frame, FrameCodec.decode(text), "decode(encode(f)) is f: " + text),
+        () -> assertEquals(text, FrameCodec.encode(FrameCodec.decode(text)), "the text is stable"),
+        () -> assertEquals(Json.parse(text), Json.parse(Json.write(Json.parse(text))), "Runnel's own parser reads it"));
+  }
+
+  @Provide
+  Arbitrary<OutboundFrame.Patch> patches() {
+    Arbitrary<LiveRecord> records = Combinators.combine(texts(1, 8), texts(0, 12), objects(2)).as(LiveRecord::new);
+    Arbitrary<Op> ops = Arbitraries.oneOf(
+        Combinators.combine(records, texts(0, 12).injectNull(0.3)).as((r, after) -> new Op.Put(r, true, after)),
+        records.map(r -> new Op.Put(r, false, null)),
+        Combinators.combine(texts(1, 8), texts(0, 12)).as(Op.Del::new));
+    Arbitrary<Cursor> cursors = Combinators.combine(texts(1, 30),
+        Arbitraries.strings().withChars("0123456789abcdef").ofLength(24), Arbitraries.longs()).as(Cursor::new);
+    return Combinators.combine(texts(1, 64), ops.list().ofMaxSize(5),
+        Arbitraries.strings().withChars("0123456789abcdef").ofLength(32).list().ofMaxSize(2), cursors)
+        .as(OutboundFrame.Patch::new);
+  }
+
+  @Property(tries = 300)
+  void aPatchParsesToTheTreeItsOpsAndCursorDescribe(@ForAll("patches") OutboundFrame.Patch patch) {
+    List<JsonValue> ops = new ArrayList<>();
+    patch.ops().forEach(op -> ops.add(op.toJson()));
+    JsonObject expected = JsonObject.builder().put("t", "patch").put("sid", patch.sid())
+        .put("ops", new JsonArray(ops)).put("writes", JsonArray.ofStrings(patch.writes()))
+        .put("cursor", patch.cursor().toJson()).build();
+    String text = FrameCodec.encode(patch);
+    assertAll(
+        () -> assertEquals(expected, Json.parse(text), "the encoder agrees with Op.toJson and Cursor.toJson"),
+        () -> assertEquals(Json.write(expected), text, "and writes the same bytes as Json.write"));
+  }
+
+  @Test
+  void framesRefuseValuesTheContractForbids() {
+    Cursor c = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000000", 1);
+    assertAll(
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Refuse("s1", "org.acme",
+            "X_FORBIDDEN", "c", "f"), "a refusal names a sid or a topic, not both"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Refuse(null, null, "forbidden",
+            "c", "f"), "codes are X_ and capitals"),
+        () -> assertEquals("X_POST_NOT_FOUND", new OutboundFrame.Refuse("s1", null, "X_POST_NOT_FOUND", "c", "f")
+            .code(), "a mutator's own code is a code"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Snapshot("s".repeat(65),
+            List.of(), c), "sid of 65"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 0,
+            "00000016b374d84800000000", null), "a heartbeat is positive"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
+            "16/B374D848", null), "an lsn is 24 hex"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Records("org.acme", "e", 0,
+            "00000016b374d84800000000", List.of(), List.of()), "seq counts from 1"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Presence("org.acme",
+            java.util.Collections.nCopies(257, new PresenceMember("k", JsonObject.EMPTY, 0)), 300),
+            "a roster lists at most 256"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Presence("org.acme",
+            List.of(new PresenceMember("k", JsonObject.EMPTY, 0)), 0), "the total counts the listed"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Reconnect(-1, "drain"),
+            "no negative delay"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new InboundFrame.Sub("s1", "feed", JsonObject.EMPTY,
+            new ResumeCursor("q", "XYZ", 0, Set.of())), "a resume cursor's lsn is 24 hex"),
+        () -> assertThrows(NullPointerException.class, () -> FrameCodec.decode(null), "null is no text"));
+  }
+}
