@@ -1,9 +1,6 @@
 /**
- * The sync node: the Helidon SE server that keeps per-tenant live windows over the bus, pushes record patches
- * down a read-only WebSocket ({@code /v1/sync}) and runs writes over HTTP ({@code /v1/mutate/{name}}).
- *
- * <p>Will hold {@code SyncNode} (builder, start, drain, stop) and the packages {@code live} (windows, routing
- * index, patch rings, resume), {@code socket}, {@code channel}, {@code http} and {@code auth}. Empty until the
- * live-window and server issues land.
+ * The sync node: {@link io.runnel.sync.SyncNode}, the Helidon SE server in front of the live-window engine, with the
+ * read-only WebSocket {@code /v1/sync}, health, readiness and metrics routes; packages {@code live} (windows,
+ * routing, rings, resume), {@code socket} (frames, outbound queues) and {@code auth} (who a socket is).
  */
 package io.runnel.sync;

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * so a big snapshot can still be sent. The writer records when its current send began, so a sweep can cut a send
  * stuck past its deadline.
  */
-final class OutboundQueue {
+public final class OutboundQueue {
 
   private final long maxBytes;
   private final Consumer<String> send;
@@ -34,19 +34,19 @@ final class OutboundQueue {
    * @param send the blocking send of one text frame; an exception from it ends the writer
    * @param name the writer thread's name
    */
-  OutboundQueue(long maxBytes, Consumer<String> send, String name) {
+  public OutboundQueue(long maxBytes, Consumer<String> send, String name) {
     this.maxBytes = maxBytes;
     this.send = send;
     this.writer = Thread.ofVirtual().name(name).start(this::drain);
   }
 
   /** Runs {@code task} on the writer whenever the queue becomes empty (to re-snapshot desynced subscriptions). */
-  void onDrained(Runnable task) {
+  public void onDrained(Runnable task) {
     this.onDrained = task;
   }
 
   /** Queues {@code frame}; false when it would pass the bound (or the queue is closed), and nothing was queued. */
-  boolean offer(String frame) {
+  public boolean offer(String frame) {
     long size = frame.getBytes(StandardCharsets.UTF_8).length;
     lock.lock();
     try {
@@ -63,7 +63,7 @@ final class OutboundQueue {
   }
 
   /** Bytes queued now. */
-  long bytes() {
+  public long bytes() {
     lock.lock();
     try {
       return bytes;
@@ -73,12 +73,12 @@ final class OutboundQueue {
   }
 
   /** When the current send began (System.nanoTime), or 0 when the writer is not sending. */
-  long sendingSince() {
+  public long sendingSince() {
     return sendingSince;
   }
 
   /** Stops the writer; queued frames are discarded. */
-  void close() {
+  public void close() {
     lock.lock();
     try {
       closed = true;

@@ -1,0 +1,245 @@
+package io.runnel.sync;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.websocket.WsConfig;
+import io.helidon.webserver.websocket.WsRouting;
+import io.helidon.http.DirectHandler;
+import io.runnel.bus.Transport;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.sync.auth.Authenticator;
+import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
+ * {@code /v1/sync}, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text).
+ *
+ * <pre>{@code
+ * SyncNode node = SyncNode.builder().declarations(d).transport(bus).dataSource(pool)
+ *     .authenticator(JwtAuthenticator.hs256(secret).build()).build();
+ * node.start();   // node.port() is the port it listens on
+ * node.stop();
+ * }</pre>
+ */
+public final class SyncNode implements AutoCloseable {
+
+  /** What each socket needs of its node. */
+  record Services(LiveQueryRegistry live, Authenticator authenticator, Clock clock, SocketLimits limits,
+      String nodeId, long heartbeatMs, NodeMetrics metrics, SyncNode node) {
+
+    void open(SyncSocket s) {
+      node.sockets.add(s);
+      metrics.sockets.incrementAndGet();
+    }
+
+    void closed(SyncSocket s) {
+      if (node.sockets.remove(s)) {
+        metrics.sockets.decrementAndGet();
+      }
+    }
+  }
+
+  private final Set<SyncSocket> sockets = ConcurrentHashMap.newKeySet();
+  private final LiveQueryRegistry live;
+  private final Services services;
+  private final String host;
+  private final int requestedPort;
+  private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "sync-node-sweeper");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile @Nullable WebServer server;
+  private volatile boolean ready;
+
+  private SyncNode(Builder b) {
+    this.live = LiveQueryRegistry.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
+        .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
+        .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock).build();
+    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"), b.clock, b.limits,
+        b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), this);
+    this.host = b.host;
+    this.requestedPort = b.port;
+  }
+
+  /** A builder; declarations, a transport, a data source and an authenticator are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts reading the bus and listening.
+   *
+   * @throws io.runnel.bus.TransportUnavailableException when the bus is down
+   */
+  public synchronized void start() {
+    if (server != null) {
+      return;
+    }
+    live.start();
+    WebServer s = WebServer.builder()
+        .host(host)
+        .port(requestedPort)
+        .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes()).build())
+        .directHandlers(DirectHandlers.builder()
+            .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler())
+            .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler())
+            .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler())
+            .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler())
+            .build())
+        .routing(r -> r
+            .get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
+            .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
+                JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
+                    .put("windows", live.stats().windows()).build()))
+            .get("/metrics", (req, res) -> {
+              res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+              res.send(services.metrics().scrape());
+            }))
+        .addRouting(WsRouting.builder().endpoint("/v1/sync", () -> new SyncSocket(services)))
+        .build()
+        .start();
+    server = s;
+    sweeper.scheduleAtFixedRate(this::sweep, 1, 1, TimeUnit.SECONDS);
+    ready = true;
+  }
+
+  private static void json(io.helidon.webserver.http.ServerResponse res, Status status, JsonObject body) {
+    res.status(status);
+    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+    res.send(body.toString());
+  }
+
+  private void sweep() {
+    long now = services.clock().millis();
+    for (SyncSocket s : sockets) {
+      try {
+        s.sweep(now);
+      } catch (RuntimeException e) {
+        System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING, "Sweep failed: " + e);
+      }
+    }
+  }
+
+  /** The port the node listens on (the requested one, or the one picked for port 0). */
+  public int port() {
+    WebServer s = server;
+    if (s == null) {
+      throw new IllegalStateException("The node is not started");
+    }
+    return s.port();
+  }
+
+  /** The live-window engine, for metrics and tests. */
+  public LiveQueryRegistry live() {
+    return live;
+  }
+
+  /** Stops listening, closes every socket and window, and stops reading the bus. */
+  public synchronized void stop() {
+    ready = false;
+    sweeper.shutdownNow();
+    WebServer s = server;
+    server = null;
+    if (s != null) {
+      s.stop();
+    }
+    live.close();
+  }
+
+  /** Same as {@link #stop()}. */
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Collects a node's parts and limits. */
+  public static final class Builder {
+    private @Nullable Declarations declarations;
+    private @Nullable Transport transport;
+    private @Nullable DataSource dataSource;
+    private @Nullable Authenticator authenticator;
+    private Clock clock = Clock.systemUTC();
+    private SocketLimits limits = SocketLimits.DEFAULTS;
+    private String nodeId = UUID.randomUUID().toString().substring(0, 8);
+    private Duration heartbeat = Duration.ofSeconds(10);
+    private String host = "0.0.0.0";
+    private int port = 8080;
+
+    private Builder() {}
+
+    /** The app's declarations (required). */
+    public Builder declarations(Declarations declarations) {
+      this.declarations = Objects.requireNonNull(declarations, "declarations");
+      return this;
+    }
+
+    /** The bus (required). */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** Where window reads run (required). */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /** Who a socket is (required). */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /** The clock (default UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Per-socket limits (default {@link SocketLimits#DEFAULTS}). */
+    public Builder limits(SocketLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** The node's name in {@code hello} answers (default random). */
+    public Builder nodeId(String nodeId) {
+      this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+      return this;
+    }
+
+    /** The heartbeat interval clients are told (default 10 s). */
+    public Builder heartbeat(Duration heartbeat) {
+      this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+      return this;
+    }
+
+    /** The address and port to listen on (default 0.0.0.0:8080; port 0 picks a free one). */
+    public Builder listen(String host, int port) {
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    /** The node (not started). */
+    public SyncNode build() {
+      return new SyncNode(this);
+    }
+  }
+}

@@ -1,0 +1,318 @@
+package io.runnel.sync;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
+import io.helidon.websocket.WsListener;
+import io.helidon.websocket.WsSession;
+import io.runnel.dsl.Actor;
+import io.runnel.replicator.Lsn;
+import io.runnel.sync.auth.Credentials;
+import io.runnel.sync.auth.Grant;
+import io.runnel.sync.live.Cursor;
+import io.runnel.sync.live.LiveRecord;
+import io.runnel.sync.live.LiveSubscriber;
+import io.runnel.sync.live.LiveSubscription;
+import io.runnel.sync.live.Op;
+import io.runnel.sync.socket.FrameCodec;
+import io.runnel.sync.socket.FrameException;
+import io.runnel.sync.socket.InboundFrame;
+import io.runnel.sync.socket.OutboundFrame;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One socket of {@code /v1/sync}: decided before the upgrade (its grant), then read frame by frame on Helidon's
+ * virtual thread for the connection, and written only through its own {@link io.runnel.sync.socket.OutboundQueue},
+ * so a client that stops reading stalls nobody else.
+ *
+ * <p>A frame the node cannot read is refused and the socket stays up. A frame dropped over the outbound bound marks
+ * its subscription desynced; once the queue drains, the subscription is re-snapshotted. After
+ * {@link SocketLimits#dropsBeforeClose()} drops the socket is closed with 1013.
+ */
+final class SyncSocket implements WsListener, LiveSubscriber {
+
+  private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
+
+  /** What a subscription was asked with, to re-subscribe it after a desync. */
+  private record Asked(String query, JsonObject input, LiveSubscription subscription) {}
+
+  private final SyncNode.Services node;
+  private final Map<String, Asked> subscriptions = new ConcurrentHashMap<>();
+  private final Set<String> desynced = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger drops = new AtomicInteger();
+  private final StringBuilder fragments = new StringBuilder();
+  private volatile @Nullable Grant grant;
+  private volatile @Nullable WsSession session;
+  private volatile io.runnel.sync.socket.OutboundQueue queue;
+  private volatile long lastInbound;
+  private volatile boolean closed;
+
+  SyncSocket(SyncNode.Services node) {
+    this.node = node;
+  }
+
+  @Override
+  public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
+    String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
+        .map(a -> a.substring(7).trim()).orElse(null);
+    String cookie = headers.first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
+    Grant g;
+    try {
+      g = node.authenticator().authenticate(new Credentials(bearer, cookie, null));
+    } catch (Exception e) {
+      node.metrics().refused(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE.name());
+      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
+          "The authenticator could not decide: " + e.getMessage(), "Retry after a few seconds."),
+          Status.SERVICE_UNAVAILABLE_503, true);
+    }
+    if (g == null || g.expiresAt() <= node.clock().millis()) {
+      node.metrics().refused(ErrorCode.X_SOCKET_UNAUTHENTICATED.name());
+      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_UNAUTHENTICATED,
+          "The upgrade carried no valid credentials.",
+          "Send Authorization: Bearer <token>, the runnel_session cookie, or a ticket."), Status.UNAUTHORIZED_401,
+          false);
+    }
+    grant = g;
+    return Optional.empty();
+  }
+
+  private static @Nullable String sessionCookie(String header) {
+    for (String part : header.split(";")) {
+      String p = part.trim();
+      if (p.startsWith("runnel_session=")) {
+        return p.substring("runnel_session=".length());
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void onOpen(WsSession s) {
+    session = s;
+    lastInbound = node.clock().millis();
+    queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> s.send(text, true),
+        "socket-writer");
+    queue.onDrained(this::resync);
+    node.open(this);
+  }
+
+  @Override
+  public void onMessage(WsSession s, String text, boolean last) {
+    lastInbound = node.clock().millis();
+    fragments.append(text);
+    if (!last) {
+      return;
+    }
+    String frame = fragments.toString();
+    fragments.setLength(0);
+    handle(frame);
+  }
+
+  @Override
+  public void onMessage(WsSession s, BufferData buffer, boolean last) {
+    lastInbound = node.clock().millis();
+    if (last) {
+      refuse(new NodeException(ErrorCode.X_FRAME_INVALID, "The node reads text frames only; a binary frame came.",
+          "Send each frame as one JSON text frame."), null);
+    }
+  }
+
+  private void handle(String text) {
+    InboundFrame frame;
+    try {
+      frame = FrameCodec.decode(text);
+    } catch (FrameException e) {
+      node.metrics().refused(e.code().name());
+      send(OutboundFrame.Refuse.of(e));
+      return;
+    }
+    Actor actor = grant.actor();
+    switch (frame) {
+      case InboundFrame.Hello h -> {
+        if (h.v() != InboundFrame.VERSION) {
+          refuse(new NodeException(ErrorCode.X_PROTOCOL_VERSION, "This node speaks protocol version 1, not " + h.v()
+              + ".", "Upgrade the client."), null);
+          return;
+        }
+        String lsn = node.live().deliveredPosition();
+        send(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
+            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, null));
+      }
+      case InboundFrame.Sub sub -> subscribe(sub, actor);
+      case InboundFrame.Unsub u -> {
+        Asked a = subscriptions.remove(u.sid());
+        if (a != null) {
+          a.subscription().close();
+          desynced.remove(u.sid());
+          node.metrics().subscriptions.decrementAndGet();
+        }
+      }
+      case InboundFrame.Join j -> refuseTopic(j.topic());
+      case InboundFrame.Leave l -> refuseTopic(l.topic());
+    }
+  }
+
+  private void refuseTopic(String topic) {
+    NodeException e = new NodeException(ErrorCode.X_TOPIC_FORBIDDEN, "No channel declares topic '" + topic + "'.",
+        "Join a topic of a declared channel.");
+    node.metrics().refused(e.code().name());
+    send(OutboundFrame.Refuse.of(e, null, topic));
+  }
+
+  private void subscribe(InboundFrame.Sub sub, Actor actor) {
+    if (subscriptions.containsKey(sub.sid())) {
+      refuse(new NodeException(ErrorCode.X_SUBSCRIPTION_ID_TAKEN, "This socket already holds sid '" + sub.sid() + "'.",
+          "Use a new sid, or unsub the old one first."), sub.sid());
+      return;
+    }
+    try {
+      LiveSubscription s = node.live().subscribe(this, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
+      subscriptions.put(sub.sid(), new Asked(sub.q(), sub.in(), s));
+      node.metrics().subscriptions.incrementAndGet();
+    } catch (RunnelException e) {
+      refuse(e, sub.sid());
+    }
+  }
+
+  private void refuse(RunnelException e, @Nullable String sid) {
+    node.metrics().refused(e.code().name());
+    send(OutboundFrame.Refuse.of(e, sid, null));
+  }
+
+  /** Queues a frame; false when it was dropped over the bound. */
+  private boolean send(OutboundFrame frame) {
+    io.runnel.sync.socket.OutboundQueue q = queue;
+    if (q == null || closed) {
+      return false;
+    }
+    String text = FrameCodec.encode(frame);
+    if (q.offer(text)) {
+      node.metrics().framesSent.increment();
+      node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
+      return true;
+    }
+    node.metrics().framesDropped.increment();
+    if (drops.incrementAndGet() >= node.limits().dropsBeforeClose()) {
+      close(1013, "Too many frames dropped: the client is not reading.");
+    }
+    return false;
+  }
+
+  @Override
+  public void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+    if (subscriptions.containsKey(sid) || !desynced.contains(sid)) {
+      if (!send(new OutboundFrame.Snapshot(sid, records, cursor))) {
+        desynced.add(sid);
+      } else {
+        desynced.remove(sid);
+      }
+    }
+  }
+
+  @Override
+  public void patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) {
+    if (desynced.contains(sid)) {
+      return;
+    }
+    if (!send(new OutboundFrame.Patch(sid, ops, writes, cursor))) {
+      desynced.add(sid);
+    }
+  }
+
+  @Override
+  public void refuse(String sid, RunnelException error) {
+    Asked a = subscriptions.remove(sid);
+    if (a != null) {
+      node.metrics().subscriptions.decrementAndGet();
+    }
+    refuse(error, sid);
+  }
+
+  /** After the queue drains: each desynced subscription is subscribed again, which answers a fresh snapshot. */
+  private void resync() {
+    for (String sid : Set.copyOf(desynced)) {
+      Asked a = subscriptions.get(sid);
+      if (a == null) {
+        desynced.remove(sid);
+        continue;
+      }
+      a.subscription().close();
+      try {
+        LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
+        subscriptions.put(sid, new Asked(a.query(), a.input(), again));
+      } catch (RunnelException e) {
+        refuse(sid, e);
+      }
+    }
+  }
+
+  /** Whether the socket has been silent past the idle budget, or a send has blocked past its deadline. */
+  void sweep(long nowMillis) {
+    if (nowMillis - lastInbound > node.limits().idle().toMillis()) {
+      close(4001, "Idle: no frame for " + node.limits().idle().toSeconds() + " s.");
+      return;
+    }
+    io.runnel.sync.socket.OutboundQueue q = queue;
+    long since = q == null ? 0 : q.sendingSince();
+    if (since != 0 && System.nanoTime() - since > node.limits().sendDeadline().toNanos()) {
+      WsSession s = session;
+      if (s != null) {
+        s.terminate();
+      }
+      cleanUp();
+    }
+  }
+
+  private void close(int code, String reason) {
+    WsSession s = session;
+    cleanUp();
+    if (s != null) {
+      try {
+        s.close(code, reason);
+      } catch (RuntimeException e) {
+        s.terminate();
+      }
+    }
+  }
+
+  @Override
+  public void onClose(WsSession s, int status, String reason) {
+    cleanUp();
+  }
+
+  @Override
+  public void onError(WsSession s, Throwable t) {
+    LOG.log(Level.DEBUG, "Socket error: " + t.getMessage());
+    cleanUp();
+  }
+
+  private void cleanUp() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Asked a : subscriptions.values()) {
+      a.subscription().close();
+      node.metrics().subscriptions.decrementAndGet();
+    }
+    subscriptions.clear();
+    io.runnel.sync.socket.OutboundQueue q = queue;
+    if (q != null) {
+      q.close();
+    }
+    node.closed(this);
+  }
+}

@@ -1,0 +1,252 @@
+package io.runnel.sync;
+
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.select;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.NoInput;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
+import io.runnel.sync.auth.JwtAuthenticator;
+import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonObject;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The sync node end to end: real sockets through the JDK's WebSocket client, real WAL through the replicator. */
+@FreshDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SyncNodeTest {
+
+  static final String SECRET = "0123456789abcdef0123456789abcdef-test-only";
+  static final EntityRef NOTES = EntityRef.of("notes").key("id").columns(c -> c.int4("id").text("org").text("body"));
+  static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.notes").tenant("org");
+  static final QueryRef<NoInput> ALL = QueryRef.live("notes", NoInput.CODEC, in -> select(NOTES).orderBy(asc("id")));
+  static final Declarations DECLARATIONS = Declarations.builder()
+      .query(Query.of(ALL).on(NOTES_ENTITY).policy(Policy.authenticated())).build();
+
+  LiveFixtureAccess fixture;
+  SyncNode node;
+
+  @BeforeAll
+  void start(TestDatabase db) throws Exception {
+    db.execute("CREATE TABLE notes (id int PRIMARY KEY, org text, body text)");
+    fixture = LiveFixtureAccess.start(db, "node", List.of(NOTES_ENTITY));
+    node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
+        .authenticator(JwtAuthenticator.hs256(SECRET).build()).nodeId("test-node").listen("127.0.0.1", 0).build();
+    node.start();
+  }
+
+  @AfterAll
+  void stop() {
+    node.stop();
+    fixture.close();
+  }
+
+  static String token(String user, String org) throws Exception {
+    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
+        .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 600_000)).build());
+    jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
+    return jwt.serialize();
+  }
+
+  /** A client socket collecting text frames. */
+  static final class Client implements WebSocket.Listener {
+    final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    final StringBuilder partial = new StringBuilder();
+    WebSocket ws;
+
+    @Override
+    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+      partial.append(data);
+      if (last) {
+        frames.add((JsonObject) Json.parse(partial.toString()));
+        partial.setLength(0);
+      }
+      webSocket.request(1);
+      return null;
+    }
+
+    JsonObject next() throws InterruptedException {
+      JsonObject f = frames.poll(30, TimeUnit.SECONDS);
+      assertNotNull(f, "a frame arrived");
+      return f;
+    }
+
+    void send(String text) {
+      ws.sendText(text, true).join();
+    }
+  }
+
+  Client connect(String token) {
+    Client c = new Client();
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+    return c;
+  }
+
+  static String t(JsonObject frame) {
+    return ((io.runnel.wire.JsonString) frame.get("t")).value();
+  }
+
+  static String str(JsonObject frame, String field) {
+    return ((io.runnel.wire.JsonString) frame.get(field)).value();
+  }
+
+  @Test
+  void helloSubscribeAndAPatchFlowOverARealSocket() throws Exception {
+    fixture.commit("INSERT INTO notes VALUES (1, 'acme', 'first')");
+    Client c = connect(token("ada", "acme"));
+    c.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject hello = c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
+    JsonObject snapshot = c.next();
+    String lsn = fixture.commit("INSERT INTO notes VALUES (2, 'acme', 'second'), (3, 'globex', 'hidden')");
+    JsonObject patch = c.next();
+    assertAll(
+        () -> assertEquals("hello", t(hello)),
+        () -> assertEquals("ada", str(hello, "actor")),
+        () -> assertEquals("test-node", str(hello, "node")),
+        () -> assertEquals("snapshot", t(snapshot)),
+        () -> assertEquals("s1", str(snapshot, "sid")),
+        () -> assertEquals(1, ((io.runnel.wire.JsonArray) snapshot.get("records")).size()),
+        () -> assertEquals("patch", t(patch)),
+        () -> assertTrue(patch.toString().contains("\"key\":\"2\""), patch.toString()),
+        () -> assertTrue(!patch.toString().contains("hidden"), "another tenant's row never arrives"));
+    c.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject again = c.next();
+    assertTrue(str(again, "lsn").compareTo(lsn) >= 0, "the hello lsn covers the delivered patch");
+    c.ws.sendClose(1000, "done").join();
+  }
+
+  @Test
+  void badFramesAreRefusedWithTheirCodesAndTheSocketStaysUp() throws Exception {
+    Client c = connect(token("bob", "acme"));
+    c.send("not json");
+    JsonObject malformed = c.next();
+    c.send("{\"t\":\"shout\"}");
+    JsonObject unknownT = c.next();
+    c.send("{\"t\":\"hello\",\"v\":2}");
+    JsonObject version = c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"x\",\"q\":\"nope\",\"in\":{}}");
+    JsonObject unknownQuery = c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"y\",\"q\":\"notes\",\"in\":{\"extra\":1}}");
+    JsonObject badInput = c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"z\",\"q\":\"notes\",\"in\":{}}");
+    c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"z\",\"q\":\"notes\",\"in\":{}}");
+    JsonObject taken = c.next();
+    c.ws.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), true).join();
+    JsonObject binary = c.next();
+    c.send("{\"t\":\"sub\",\"sid\":\"deep\",\"q\":\"notes\",\"in\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}");
+    JsonObject deep = c.next();
+    c.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject stillUp = c.next();
+    assertAll(
+        () -> assertEquals("X_FRAME_INVALID", str(malformed, "code")),
+        () -> assertEquals("X_FRAME_INVALID", str(unknownT, "code")),
+        () -> assertEquals("X_PROTOCOL_VERSION", str(version, "code")),
+        () -> assertEquals("X_LIVE_QUERY_UNKNOWN", str(unknownQuery, "code")),
+        () -> assertEquals("x", str(unknownQuery, "sid")),
+        () -> assertTrue(str(unknownQuery, "cause").contains("nope"), "the name is echoed"),
+        () -> assertEquals("X_INPUT_INVALID", str(badInput, "code")),
+        () -> assertEquals("X_SUBSCRIPTION_ID_TAKEN", str(taken, "code")),
+        () -> assertEquals("X_FRAME_INVALID", str(binary, "code")),
+        () -> assertTrue(List.of("X_INPUT_INVALID", "X_FRAME_INVALID").contains(str(deep, "code")), deep.toString()),
+        () -> assertEquals("hello", t(stillUp), "the socket stayed up through every refusal"));
+    c.ws.sendClose(1000, "done").join();
+  }
+
+  @Test
+  void anUpgradeWithoutValidCredentialsIsRefusedWith401AndAJsonBodyBeforeAnySocketExists() throws Exception {
+    String response = rawUpgrade(null);
+    String expired = rawUpgrade("Bearer not-a-token");
+    assertAll(
+        () -> assertTrue(response.startsWith("HTTP/1.1 401"), response),
+        () -> assertTrue(response.contains("\"code\":\"X_SOCKET_UNAUTHENTICATED\""), response),
+        () -> assertTrue(response.toLowerCase().contains("content-type: application/json"), response),
+        () -> assertTrue(expired.startsWith("HTTP/1.1 401"), expired));
+  }
+
+  private String rawUpgrade(String authorization) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", node.port())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write(("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1:" + node.port() + "\r\nUpgrade: websocket\r\n"
+          + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+          + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      StringBuilder head = new StringBuilder();
+      while (!head.toString().endsWith("\r\n\r\n")) {
+        int b = in.read();
+        if (b < 0) {
+          break;
+        }
+        head.append((char) b);
+      }
+      int length = 0;
+      for (String line : head.toString().split("\r\n")) {
+        if (line.toLowerCase().startsWith("content-length:")) {
+          length = Integer.parseInt(line.substring(15).trim());
+        }
+      }
+      return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void healthReadinessAndMetricsAnswer() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    String base = "http://127.0.0.1:" + node.port();
+    HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    assertAll(
+        () -> assertEquals(200, health.statusCode()),
+        () -> assertEquals(200, ready.statusCode()),
+        () -> assertTrue(ready.body().contains("\"ready\":true"), ready.body()),
+        () -> assertEquals(200, metrics.statusCode()),
+        () -> assertTrue(metrics.body().contains("runnel_sockets"), metrics.body()),
+        () -> assertTrue(metrics.body().contains("runnel_resumes_total{path=\"delta\"}"), metrics.body()),
+        () -> assertTrue(metrics.body().contains("runnel_window_reads_total"), metrics.body()));
+  }
+}

@@ -1,0 +1,42 @@
+package io.runnel.sync.live;
+
+import io.runnel.bus.InProcessTransport;
+import io.runnel.dsl.server.Entity;
+import io.runnel.testing.TestDatabase;
+import java.util.List;
+import javax.sql.DataSource;
+
+/** The live-window test fixture, opened to tests of other packages. */
+public final class LiveFixtureAccess implements AutoCloseable {
+
+  private final LiveFixture fixture;
+
+  private LiveFixtureAccess(LiveFixture fixture) {
+    this.fixture = fixture;
+  }
+
+  /** A replicator on {@code db} publishing {@code entities} to an in-process bus, and a pool. */
+  public static LiveFixtureAccess start(TestDatabase db, String slot, List<Entity> entities) throws Exception {
+    return new LiveFixtureAccess(new LiveFixture(db, slot, entities));
+  }
+
+  /** The bus. */
+  public InProcessTransport bus() {
+    return fixture.bus;
+  }
+
+  /** The pool. */
+  public DataSource pool() {
+    return fixture.pool;
+  }
+
+  /** Commits {@code sql} and a marker; returns the marker's LSN once the bus delivered it. */
+  public String commit(String sql) throws Exception {
+    return fixture.commit(sql);
+  }
+
+  @Override
+  public void close() {
+    fixture.close();
+  }
+}
