@@ -10,6 +10,7 @@ import io.helidon.http.DirectHandler;
 import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.auth.Authenticator;
+import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -38,8 +39,8 @@ import javax.sql.DataSource;
 public final class SyncNode implements AutoCloseable {
 
   /** What each socket needs of its node. */
-  record Services(LiveQueryRegistry live, Authenticator authenticator, Clock clock, SocketLimits limits,
-      String nodeId, long heartbeatMs, NodeMetrics metrics, SyncNode node) {
+  record Services(LiveQueryRegistry live, Authenticator authenticator, Tickets tickets, Clock clock,
+      SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -70,8 +71,9 @@ public final class SyncNode implements AutoCloseable {
     this.live = LiveQueryRegistry.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock).build();
-    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"), b.clock, b.limits,
-        b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), this);
+    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"),
+        b.tickets != null ? b.tickets : Tickets.local(b.clock), b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(),
+        new NodeMetrics(live), this);
     this.host = b.host;
     this.requestedPort = b.port;
   }
@@ -106,6 +108,7 @@ public final class SyncNode implements AutoCloseable {
             .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
                 JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
                     .put("windows", live.stats().windows()).build()))
+            .post("/v1/tickets", this::ticket)
             .get("/metrics", (req, res) -> {
               res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
               res.send(services.metrics().scrape());
@@ -116,6 +119,30 @@ public final class SyncNode implements AutoCloseable {
     server = s;
     sweeper.scheduleAtFixedRate(this::sweep, 1, 1, TimeUnit.SECONDS);
     ready = true;
+  }
+
+  /** {@code POST /v1/tickets}: a single-use, 30 s ticket for the caller's identity. */
+  private void ticket(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res) {
+    String bearer = req.headers().first(HeaderNames.AUTHORIZATION)
+        .filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7)).map(a -> a.substring(7).trim()).orElse(null);
+    String cookie = req.headers().first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
+    io.runnel.sync.auth.Grant grant;
+    try {
+      grant = services.authenticator().authenticate(new io.runnel.sync.auth.Credentials(bearer, cookie, null));
+    } catch (Exception e) {
+      res.header(HeaderNames.RETRY_AFTER, "5");
+      json(res, Status.SERVICE_UNAVAILABLE_503, new NodeException(io.runnel.wire.ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
+          "The authenticator could not decide: " + e.getMessage(), "Retry after a few seconds.").toJson());
+      return;
+    }
+    if (grant == null || grant.expiresAt() <= services.clock().millis()) {
+      json(res, Status.UNAUTHORIZED_401, new NodeException(io.runnel.wire.ErrorCode.X_SOCKET_UNAUTHENTICATED,
+          "The request carried no valid credentials.", "Send Authorization: Bearer <token> or the session cookie.")
+          .toJson());
+      return;
+    }
+    Tickets.Issued t = services.tickets().issue(grant.actor(), grant.expiresAt());
+    json(res, Status.OK_200, JsonObject.builder().put("ticket", t.ticket()).put("expiresAt", t.expiresAt()).build());
   }
 
   private static void json(io.helidon.webserver.http.ServerResponse res, Status status, JsonObject body) {
@@ -173,6 +200,7 @@ public final class SyncNode implements AutoCloseable {
     private @Nullable Transport transport;
     private @Nullable DataSource dataSource;
     private @Nullable Authenticator authenticator;
+    private @Nullable Tickets tickets;
     private Clock clock = Clock.systemUTC();
     private SocketLimits limits = SocketLimits.DEFAULTS;
     private String nodeId = UUID.randomUUID().toString().substring(0, 8);
@@ -203,6 +231,12 @@ public final class SyncNode implements AutoCloseable {
     /** Who a socket is (required). */
     public Builder authenticator(Authenticator authenticator) {
       this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /** How tickets are signed and their single use recorded (default: a random key and an in-memory store). */
+    public Builder tickets(Tickets tickets) {
+      this.tickets = Objects.requireNonNull(tickets, "tickets");
       return this;
     }
 

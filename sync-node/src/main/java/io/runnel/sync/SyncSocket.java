@@ -69,9 +69,22 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
         .map(a -> a.substring(7).trim()).orElse(null);
     String cookie = headers.first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
+    String ticket = prologue.query().contains("ticket") ? prologue.query().get("ticket") : null;
     Grant g;
     try {
-      g = node.authenticator().authenticate(new Credentials(bearer, cookie, null));
+      if (ticket != null) {
+        g = node.tickets().redeem(ticket);
+        if (g == null) {
+          node.metrics().refused(ErrorCode.X_TICKET_INVALID.name());
+          throw ErrorBodies.refusal(new NodeException(ErrorCode.X_TICKET_INVALID,
+              "The ticket is unknown, expired or already used.", "Get a new ticket from POST /v1/tickets."),
+              Status.UNAUTHORIZED_401, false);
+        }
+      } else {
+        g = node.authenticator().authenticate(new Credentials(bearer, cookie, null));
+      }
+    } catch (io.helidon.http.RequestException e) {
+      throw e;
     } catch (Exception e) {
       node.metrics().refused(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE.name());
       throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
@@ -89,7 +102,8 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     return Optional.empty();
   }
 
-  private static @Nullable String sessionCookie(String header) {
+  /** The value of the {@code runnel_session} cookie in a {@code Cookie} header, or null. */
+  static @Nullable String sessionCookie(String header) {
     for (String part : header.split(";")) {
       String p = part.trim();
       if (p.startsWith("runnel_session=")) {

@@ -85,7 +85,7 @@ class SyncNodeTest {
   }
 
   /** A client socket collecting text frames. */
-  static final class Client implements WebSocket.Listener {
+  static class Client implements WebSocket.Listener {
     final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
     final StringBuilder partial = new StringBuilder();
     WebSocket ws;
@@ -203,11 +203,16 @@ class SyncNodeTest {
   }
 
   private String rawUpgrade(String authorization) throws Exception {
+    return rawUpgrade(authorization, "/v1/sync", null);
+  }
+
+  private String rawUpgrade(String authorization, String path, String origin) throws Exception {
     try (Socket s = new Socket("127.0.0.1", node.port())) {
       s.setSoTimeout(10_000);
       OutputStream out = s.getOutputStream();
-      out.write(("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1:" + node.port() + "\r\nUpgrade: websocket\r\n"
+      out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + node.port() + "\r\nUpgrade: websocket\r\n"
           + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+          + (origin == null ? "" : "Origin: " + origin + "\r\n")
           + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n")
           .getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -228,6 +233,40 @@ class SyncNodeTest {
       }
       return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
+  }
+
+  @Test
+  void aTicketOpensOneSocketOnceAndAForgedOrReusedOneIsRefused() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> issued = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port()
+        + "/v1/tickets")).header("Authorization", "Bearer " + token("cy", "acme"))
+        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port()
+        + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
+    Client c = new Client();
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c).join();
+    c.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject hello = c.next();
+    String reused = rawUpgrade(null, "/v1/sync?ticket=" + ticket, null);
+    String forged = rawUpgrade(null, "/v1/sync?ticket=" + ticket.substring(0, ticket.length() - 2) + "xx", null);
+    assertAll(
+        () -> assertEquals(200, issued.statusCode(), issued.body()),
+        () -> assertEquals(401, anonymous.statusCode()),
+        () -> assertTrue(anonymous.body().contains("X_SOCKET_UNAUTHENTICATED"), anonymous.body()),
+        () -> assertEquals("cy", str(hello, "actor")),
+        () -> assertTrue(reused.startsWith("HTTP/1.1 401") && reused.contains("X_TICKET_INVALID"), reused),
+        () -> assertTrue(forged.startsWith("HTTP/1.1 401") && forged.contains("X_TICKET_INVALID"), forged));
+    c.ws.sendClose(1000, "done").join();
+  }
+
+  @Test
+  void anUpgradeFromAForeignOriginIsRefusedWith403AndAJsonBody() throws Exception {
+    String response = rawUpgrade("Bearer " + token("ada", "acme"), "/v1/sync", "https://evil.example");
+    assertAll(
+        () -> assertTrue(response.startsWith("HTTP/1.1 403"), response),
+        () -> assertTrue(response.contains("X_SOCKET_ORIGIN_REFUSED"), response));
   }
 
   @Test
