@@ -171,6 +171,16 @@ public final class SyncNode implements AutoCloseable {
     return s.port();
   }
 
+  /** How many sockets are open. */
+  public int sockets() {
+    return sockets.size();
+  }
+
+  /** How many frames were dropped over a socket's outbound bound since start. */
+  public long framesDropped() {
+    return (long) services.metrics().framesDropped.count();
+  }
+
   /** The live-window engine, for metrics and tests. */
   public LiveQueryRegistry live() {
     return live;
