@@ -270,6 +270,40 @@ class SyncNodeTest {
   }
 
   @Test
+  void aFrameOver256KiBClosesTheSocketWith1009BeforeItIsRead() throws Exception {
+    try (Socket s = new Socket("127.0.0.1", node.port())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write(("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1:" + node.port() + "\r\nUpgrade: websocket\r\n"
+          + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+          + "Authorization: Bearer " + token("big", "acme") + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      StringBuilder head = new StringBuilder();
+      while (!head.toString().endsWith("\r\n\r\n")) {
+        head.append((char) in.read());
+      }
+      assertTrue(head.toString().startsWith("HTTP/1.1 101"), head.toString());
+      // A masked text frame announcing 300 KiB (RFC 6455, 5.2): FIN+text, mask bit and 127, then a 64-bit length.
+      java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+      frame.write(0x81);
+      frame.write(0x80 | 127);
+      frame.write(java.nio.ByteBuffer.allocate(8).putLong(300L * 1024).array());
+      frame.write(new byte[] {1, 2, 3, 4});
+      frame.write(new byte[1024]);
+      out.write(frame.toByteArray());
+      out.flush();
+      int first = in.read();
+      int length = in.read();
+      int code = (in.read() << 8) | in.read();
+      assertAll(
+          () -> assertEquals(0x88, first, "a close frame"),
+          () -> assertTrue(length >= 2, "with a status code"),
+          () -> assertEquals(1009, code, "1009: too big"));
+    }
+  }
+
+  @Test
   void healthReadinessAndMetricsAnswer() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + node.port();
