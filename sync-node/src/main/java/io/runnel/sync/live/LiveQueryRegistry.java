@@ -199,7 +199,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       @Override
       public void close() {
         if (open.compareAndSet(true, false)) {
-          leave(joined, sid);
+          leave(joined, subscriber, sid);
         }
       }
     };
@@ -224,8 +224,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
     return select.where(Filter.eq(tenantColumn, orgValue));
   }
 
-  private void leave(LiveWindow window, String sid) {
-    window.unsubscribe(sid);
+  private void leave(LiveWindow window, LiveSubscriber subscriber, String sid) {
+    window.unsubscribe(subscriber, sid);
     if (window.subscriberCount().decrementAndGet() == 0) {
       // Kept, with its ring, for the grace period: a reconnect storm after a drain finds it.
       timers.schedule(() -> {

@@ -215,8 +215,8 @@ final class LiveWindow {
   }
 
   /** Removes a subscriber. */
-  void unsubscribe(String sid) {
-    lane.submit(() -> subscribers.remove(sid));
+  void unsubscribe(LiveSubscriber port, String sid) {
+    lane.submit(() -> subscribers.remove(port, sid));
   }
 
   /** Closes the window: no more deliveries; its routing entries and ring go. */

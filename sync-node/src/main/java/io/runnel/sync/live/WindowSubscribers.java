@@ -55,7 +55,10 @@ final class WindowSubscribers {
 
   private final EntityRef entity;
   private final LiveStats.Counters counters;
-  private final Map<String, Sub> subs = new LinkedHashMap<>();
+  /** Subscribers by (port, sid): two sockets may use the same sid on one window. */
+  private record Key(LiveSubscriber port, String sid) {}
+
+  private final Map<Key, Sub> subs = new LinkedHashMap<>();
 
   WindowSubscribers(EntityRef entity, LiveStats.Counters counters) {
     this.entity = entity;
@@ -63,11 +66,11 @@ final class WindowSubscribers {
   }
 
   void add(Sub s) {
-    subs.put(s.sid, s);
+    subs.put(new Key(s.port, s.sid), s);
   }
 
-  void remove(String sid) {
-    subs.remove(sid);
+  void remove(LiveSubscriber port, String sid) {
+    subs.remove(new Key(port, sid));
   }
 
   boolean isEmpty() {

@@ -137,6 +137,27 @@ class LiveQueryRegistryTest {
     }
   }
 
+  /** Regression (found by the socket differential): two sockets using one sid on one window both get patches. */
+  @Test
+  void twoSubscribersWithTheSameSidOnOneWindowBothGetEveryPatch() throws Exception {
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber one = new RecordingSubscriber();
+      RecordingSubscriber two = new RecordingSubscriber();
+      Actor ada = Actor.user("ada").inOrg("acme");
+      LiveSubscription first = registry.subscribe(one, "s", ada, "byStatus", status("same-sid"));
+      registry.subscribe(two, "s", ada, "byStatus", status("same-sid"));
+      LiveFixture.await("snapshots", () -> one.stream("s").snapshots == 1 && two.stream("s").snapshots == 1);
+      LiveFixture.awaitSettled(registry, fixture.commit("INSERT INTO tasks VALUES (60, 'acme', 'same-sid', 'x', 1)"));
+      first.close();
+      LiveFixture.awaitSettled(registry, fixture.commit("INSERT INTO tasks VALUES (61, 'acme', 'same-sid', 'x', 2)"));
+      assertAll(
+          () -> assertEquals(List.of("60"), one.list("s").stream().map(LiveRecord::key).toList(),
+              "the first got the patch before it left"),
+          () -> assertEquals(List.of("60", "61"), two.list("s").stream().map(LiveRecord::key).toList(),
+              "the second got both, and the first leaving did not end it"));
+    }
+  }
+
   @Test
   void tenancyIsPinnedToTheActorsOrgAndRefusedOtherwise() throws Exception {
     fixture.commit("INSERT INTO tasks VALUES (20, 'acme', 'tenancy', 'ada', 1), (21, 'globex', 'tenancy', 'bob', 1)");
