@@ -59,6 +59,7 @@ public final class SyncNode implements AutoCloseable {
   private final Services services;
   private final String host;
   private final int requestedPort;
+  private final int socketSendBuffer;
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "sync-node-sweeper");
     t.setDaemon(true);
@@ -76,6 +77,7 @@ public final class SyncNode implements AutoCloseable {
         new NodeMetrics(live), this);
     this.host = b.host;
     this.requestedPort = b.port;
+    this.socketSendBuffer = b.socketSendBuffer;
   }
 
   /** A builder; declarations, a transport, a data source and an authenticator are required. */
@@ -96,6 +98,11 @@ public final class SyncNode implements AutoCloseable {
     WebServer s = WebServer.builder()
         .host(host)
         .port(requestedPort)
+        .connectionOptions(o -> {
+          if (socketSendBuffer > 0) {
+            o.socketSendBufferSize(socketSendBuffer);
+          }
+        })
         .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes()).build())
         .directHandlers(DirectHandlers.builder()
             .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler())
@@ -217,6 +224,7 @@ public final class SyncNode implements AutoCloseable {
     private Duration heartbeat = Duration.ofSeconds(10);
     private String host = "0.0.0.0";
     private int port = 8080;
+    private int socketSendBuffer;
 
     private Builder() {}
 
@@ -278,6 +286,18 @@ public final class SyncNode implements AutoCloseable {
     public Builder listen(String host, int port) {
       this.host = Objects.requireNonNull(host, "host");
       this.port = port;
+      return this;
+    }
+
+    /**
+     * Each connection's kernel send buffer ({@code SO_SNDBUF}, bytes; 0, the default, leaves it to the operating
+     * system). A small one bounds the memory a client that stops reading can hold on the node.
+     */
+    public Builder socketSendBuffer(int bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("socketSendBuffer must be at least 0, not " + bytes);
+      }
+      this.socketSendBuffer = bytes;
       return this;
     }
 

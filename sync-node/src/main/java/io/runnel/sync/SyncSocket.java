@@ -218,11 +218,15 @@ final class SyncSocket implements WsListener, LiveSubscriber {
       node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
       return true;
     }
+    dropped();
+    return false;
+  }
+
+  private void dropped() {
     node.metrics().framesDropped.increment();
     if (drops.incrementAndGet() >= node.limits().dropsBeforeClose()) {
       close(1013, "Too many frames dropped: the client is not reading.");
     }
-    return false;
   }
 
   @Override
@@ -239,6 +243,8 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   @Override
   public void patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) {
     if (desynced.contains(sid)) {
+      // Not sent: the subscription is re-snapshotted once the socket drains. It counts as a drop all the same.
+      dropped();
       return;
     }
     if (!send(new OutboundFrame.Patch(sid, ops, writes, cursor))) {
@@ -290,16 +296,33 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     }
   }
 
+  /**
+   * Closes the socket with {@code code} without ever blocking the caller (a window's lane or the sweeper): the close
+   * frame is sent from a thread of its own, and a client that does not take it within 2 s is cut.
+   */
   private void close(int code, String reason) {
     WsSession s = session;
     cleanUp();
-    if (s != null) {
+    if (s == null) {
+      return;
+    }
+    Thread.ofVirtual().name("socket-close").start(() -> {
+      Thread closer = Thread.ofVirtual().start(() -> {
+        try {
+          s.close(code, reason);
+        } catch (RuntimeException e) {
+          s.terminate();
+        }
+      });
       try {
-        s.close(code, reason);
-      } catch (RuntimeException e) {
+        closer.join(2000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (closer.isAlive()) {
         s.terminate();
       }
-    }
+    });
   }
 
   @Override
