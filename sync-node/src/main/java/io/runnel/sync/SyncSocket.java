@@ -58,6 +58,10 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   private volatile @Nullable WsSession session;
   private volatile io.runnel.sync.socket.OutboundQueue queue;
   private volatile long lastInbound;
+  /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
+  private double tokens = 256;
+  private long tokensAt = -1;
+  private int floods;
   private volatile boolean closed;
 
   SyncSocket(SyncNode.Services node) {
@@ -144,7 +148,31 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     }
   }
 
+  /** Takes one token; false when the socket is over its frame rate. */
+  private boolean admit() {
+    long now = node.clock().millis();
+    if (tokensAt >= 0) {
+      tokens = Math.min(256, tokens + (now - tokensAt) * 64 / 1000.0);
+    }
+    tokensAt = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      floods = 0;
+      return true;
+    }
+    return false;
+  }
+
   private void handle(String text) {
+    if (!admit()) {
+      if (++floods > 256) {
+        close(1008, "Frame flood: over 64 frames a second for too long.");
+        return;
+      }
+      refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over 64 frames a second (burst 256).",
+          "Send fewer frames; beat hello every heartbeatMs."), null);
+      return;
+    }
     InboundFrame frame;
     try {
       frame = FrameCodec.decode(text);

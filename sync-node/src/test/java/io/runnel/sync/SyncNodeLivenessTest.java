@@ -123,6 +123,37 @@ class SyncNodeLivenessTest {
   }
 
   @Test
+  void aFrameFloodIsRefusedWithItsCodeAndTheSocketKeepsServingAfterTheBucketRefills() throws Exception {
+    SyncNodeTest.Client c = new SyncNodeTest.Client();
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+        .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+    for (int i = 0; i < 300; i++) {
+      c.send("{\"t\":\"hello\",\"v\":1}");
+    }
+    int hellos = 0;
+    int refusals = 0;
+    for (int i = 0; i < 300; i++) {
+      JsonObject f = c.next();
+      if (SyncNodeTest.t(f).equals("hello")) {
+        hellos++;
+      } else if (SyncNodeTest.str(f, "code").equals("X_FRAME_RATE_LIMIT")) {
+        refusals++;
+      }
+    }
+    clock.advance(Duration.ofSeconds(5));
+    c.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject after = c.next();
+    int answered = hellos;
+    int refused = refusals;
+    assertAll(
+        () -> assertEquals(256, answered, "the burst is served"),
+        () -> assertEquals(44, refused, "the rest are refused, the socket stays up"),
+        () -> assertEquals("hello", SyncNodeTest.t(after), "served again once the bucket refilled"));
+    c.ws.sendClose(1000, "done").join();
+  }
+
+  @Test
   void aSnapshotOfTenThousandRowsLargerThanTheOutboundBoundArrivesWhole() throws Exception {
     fixture.commit("INSERT INTO big_rows SELECT g, 'big-org', repeat('x', 40) FROM generate_series(1, 10000) g");
     SyncNodeTest.Client c = new SyncNodeTest.Client();
