@@ -155,6 +155,9 @@ class SyncNodeTest {
 
   @Test
   void badFramesAreRefusedWithTheirCodesAndTheSocketStaysUp() throws Exception {
+    Client watcher = connect(token("eve", "bad-frames"));
+    watcher.send("{\"t\":\"sub\",\"sid\":\"w\",\"q\":\"notes\",\"in\":{}}");
+    assertEquals("snapshot", t(watcher.next()));
     Client c = connect(token("bob", "acme"));
     c.send("not json");
     JsonObject malformed = c.next();
@@ -188,7 +191,13 @@ class SyncNodeTest {
         () -> assertEquals("X_FRAME_INVALID", str(binary, "code")),
         () -> assertTrue(List.of("X_INPUT_INVALID", "X_FRAME_INVALID").contains(str(deep, "code")), deep.toString()),
         () -> assertEquals("hello", t(stillUp), "the socket stayed up through every refusal"));
+    fixture.commit("INSERT INTO notes VALUES (100, 'bad-frames', 'still served')");
+    JsonObject patch = watcher.next();
+    assertAll(
+        () -> assertEquals("patch", t(patch), "another socket keeps receiving correct patches"),
+        () -> assertTrue(patch.toString().contains("still served"), patch.toString()));
     c.ws.sendClose(1000, "done").join();
+    watcher.ws.sendClose(1000, "done").join();
   }
 
   @Test
