@@ -193,7 +193,8 @@ final class LiveWindow {
     if (ctx.clock().millis() - cursor.at() > ctx.maxLagMillis()) {
       return new Resume.Snapshot(Resume.Reason.TOO_OLD);
     }
-    if (cursor.lsn().compareTo(ring.floor()) < 0) {
+    if (cursor.lsn().compareTo(ring.floor()) < 0
+        || (ring.floorAmbiguous() && cursor.lsn().equals(ring.floor()))) {
       return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
     }
     PatchRing.Replay replay = ring.since(cursor.lsn());
@@ -308,7 +309,7 @@ final class LiveWindow {
       }
       List<Row> after = rows.visible();
       if (!after.equals(before)) {
-        ring.add(position, after, writes);
+        ring.record(position, after, writes);
         subscribers.publish(after, writes, cursor());
       }
     } catch (RuntimeException e) {

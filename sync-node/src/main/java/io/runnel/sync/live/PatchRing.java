@@ -77,6 +77,8 @@ final class PatchRing {
   private final Deque<Entry> entries = new ArrayDeque<>();
   private String floor;
   private List<Row> base;
+  /** Whether more than one list state had the floor's position, so no cursor there can resume. */
+  private boolean ambiguousFloor;
 
   PatchRing(Budget budget, String floor, List<Row> base) {
     this.budget = budget;
@@ -96,8 +98,34 @@ final class PatchRing {
       entries.clear();
       this.floor = floor;
       this.base = base;
+      this.ambiguousFloor = false;
     }
     budget.released(freed, count);
+  }
+
+  /**
+   * Records {@code visible} at {@code lsn}. A position holds one list state: when the window's position did not
+   * move (changes below a read's position applied after it), the ring starts over at that position, marked so
+   * that a cursor at it, which may stand for either state, gets a snapshot.
+   */
+  void record(String lsn, List<Row> visible, Map<String, Set<String>> writes) {
+    boolean collides;
+    synchronized (this) {
+      collides = entries.isEmpty() ? lsn.equals(floor) : lsn.equals(entries.peekLast().lsn());
+    }
+    if (collides) {
+      reset(lsn, visible);
+      synchronized (this) {
+        ambiguousFloor = true;
+      }
+    } else {
+      add(lsn, visible, writes);
+    }
+  }
+
+  /** Whether a cursor at the floor cannot resume (two list states shared that position). */
+  synchronized boolean floorAmbiguous() {
+    return ambiguousFloor;
   }
 
   /** Appends a patch's result. */
@@ -117,6 +145,7 @@ final class PatchRing {
     entries.pollFirst();
     floor = e.lsn();
     base = e.visible();
+    ambiguousFloor = false;
     return true;
   }
 

@@ -18,7 +18,10 @@ sealed interface Resume permits Resume.Delta, Resume.Snapshot {
     OTHER_WINDOW,
     /** The window is new (no ring yet), or was re-read since the cursor. */
     WINDOW_NEW,
-    /** The cursor's position is below the ring's floor, or not a position the ring knows. */
+    /**
+     * The cursor's position is below the ring's floor, not a position the ring knows, or a floor that two list
+     * states shared.
+     */
     BELOW_FLOOR,
     /** The cursor is older than {@code maxLagMs}. */
     TOO_OLD,

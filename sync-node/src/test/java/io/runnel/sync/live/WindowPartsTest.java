@@ -97,6 +97,25 @@ class WindowPartsTest {
   }
 
   @Test
+  void aRingHoldsOneListStatePerPositionAndMarksAFloorTwoStatesShared() {
+    PatchRing.Budget budget = new PatchRing.Budget(1 << 20);
+    String p0 = new io.runnel.replicator.Lsn(0x100).point();
+    String p1 = new io.runnel.replicator.Lsn(0x200).row(1);
+    String p2 = new io.runnel.replicator.Lsn(0x300).row(1);
+    PatchRing ring = new PatchRing(budget, p0, List.of());
+    ring.record(p1, List.of(row(1, 0)), Map.of());
+    ring.record(p2, List.of(row(1, 0), row(2, 0)), Map.of());
+    PatchRing.Replay fromP1 = ring.since(p1);
+    ring.record(p2, List.of(row(2, 0)), Map.of());
+    assertAll(
+        () -> assertEquals(List.of(row(1, 0)), fromP1.at()),
+        () -> assertEquals(1, fromP1.entries().size(), "one entry after p1"),
+        () -> assertEquals(p2, ring.floor(), "a second state at p2 starts the ring over at p2"),
+        () -> assertTrue(ring.floorAmbiguous(), "so a cursor at p2 must get a snapshot"),
+        () -> assertFalse(ring.since(p2) == null));
+  }
+
+  @Test
   void aLaneRunsTasksOneAtATimeInSubmissionOrder() throws Exception {
     AtomicLong pending = new AtomicLong();
     Lane lane = new Lane("test", pending);
