@@ -96,33 +96,9 @@ public final class ChangeEnvelope {
       }
       g.writeFieldName(e.getKey());
       Object v = e.getValue();
-      write(g, v == null ? JsonNull.NULL : type.toJson(v));
+      JacksonJson.write(g, v == null ? JsonNull.NULL : type.toJson(v));
     }
     g.writeEndObject();
-  }
-
-  private static void write(JsonGenerator g, JsonValue v) throws IOException {
-    switch (v) {
-      case JsonNull n -> g.writeNull();
-      case JsonBoolean b -> g.writeBoolean(b.value());
-      case JsonNumber n -> g.writeNumber(n.text());
-      case JsonString s -> g.writeString(s.value());
-      case JsonArray a -> {
-        g.writeStartArray();
-        for (JsonValue e : a.elements()) {
-          write(g, e);
-        }
-        g.writeEndArray();
-      }
-      case JsonObject o -> {
-        g.writeStartObject();
-        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
-          g.writeFieldName(e.getKey());
-          write(g, e.getValue());
-        }
-        g.writeEndObject();
-      }
-    }
   }
 
   /**

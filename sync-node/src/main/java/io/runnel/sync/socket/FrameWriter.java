@@ -4,16 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import io.runnel.replicator.JacksonJson;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.Op;
 import io.runnel.sync.live.ResumeCursor;
-import io.runnel.wire.JsonArray;
-import io.runnel.wire.JsonBoolean;
-import io.runnel.wire.JsonNull;
-import io.runnel.wire.JsonNumber;
-import io.runnel.wire.JsonObject;
-import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.io.IOException;
@@ -22,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes frames as compact JSON with Jackson's streaming generator: {@code t} first, then the fields in the order
@@ -258,26 +252,6 @@ final class FrameWriter {
   }
 
   private void value(JsonValue v) throws IOException {
-    switch (v) {
-      case JsonNull n -> g.writeNull();
-      case JsonBoolean b -> g.writeBoolean(b.value());
-      case JsonNumber n -> g.writeNumber(n.text());
-      case JsonString s -> g.writeString(s.value());
-      case JsonArray a -> {
-        g.writeStartArray();
-        for (JsonValue e : a.elements()) {
-          value(e);
-        }
-        g.writeEndArray();
-      }
-      case JsonObject o -> {
-        g.writeStartObject();
-        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
-          g.writeFieldName(e.getKey());
-          value(e.getValue());
-        }
-        g.writeEndObject();
-      }
-    }
+    JacksonJson.write(g, v);
   }
 }
