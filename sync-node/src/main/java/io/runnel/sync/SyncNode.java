@@ -130,12 +130,9 @@ public final class SyncNode implements AutoCloseable {
 
   /** {@code POST /v1/tickets}: a single-use, 30 s ticket for the caller's identity. */
   private void ticket(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res) {
-    String bearer = req.headers().first(HeaderNames.AUTHORIZATION)
-        .filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7)).map(a -> a.substring(7).trim()).orElse(null);
-    String cookie = req.headers().first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
     io.runnel.sync.auth.Grant grant;
     try {
-      grant = services.authenticator().authenticate(new io.runnel.sync.auth.Credentials(bearer, cookie, null));
+      grant = services.authenticator().authenticate(SyncSocket.credentials(req.headers()));
     } catch (Exception e) {
       res.header(HeaderNames.RETRY_AFTER, "5");
       json(res, Status.SERVICE_UNAVAILABLE_503, new NodeException(io.runnel.wire.ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,

@@ -70,9 +70,6 @@ final class SyncSocket implements WsListener, LiveSubscriber {
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
-    String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
-        .map(a -> a.substring(7).trim()).orElse(null);
-    String cookie = headers.first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
     String ticket = prologue.query().contains("ticket") ? prologue.query().get("ticket") : null;
     Grant g;
     try {
@@ -85,7 +82,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
               Status.UNAUTHORIZED_401, false);
         }
       } else {
-        g = node.authenticator().authenticate(new Credentials(bearer, cookie, null));
+        g = node.authenticator().authenticate(credentials(headers));
       }
     } catch (io.helidon.http.RequestException e) {
       throw e;
@@ -106,8 +103,16 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     return Optional.empty();
   }
 
+  /** The credentials a request's headers carry: the bearer token and the {@code runnel_session} cookie. */
+  static Credentials credentials(Headers headers) {
+    String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
+        .map(a -> a.substring(7).trim()).orElse(null);
+    String cookie = headers.first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
+    return new Credentials(bearer, cookie, null);
+  }
+
   /** The value of the {@code runnel_session} cookie in a {@code Cookie} header, or null. */
-  static @Nullable String sessionCookie(String header) {
+  private static @Nullable String sessionCookie(String header) {
     for (String part : header.split(";")) {
       String p = part.trim();
       if (p.startsWith("runnel_session=")) {
