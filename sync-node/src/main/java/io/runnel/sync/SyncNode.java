@@ -11,6 +11,8 @@ import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Tickets;
+import io.runnel.sync.http.HttpApi;
+import io.runnel.sync.http.Origins;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -27,7 +29,8 @@ import javax.sql.DataSource;
 
 /**
  * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
- * {@code /v1/sync}, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text).
+ * {@code /v1/sync}, {@code POST /v1/mutate/{mutator}}, {@code GET /v1/query/{query}}, {@code POST /v1/tickets},
+ * {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text).
  *
  * <pre>{@code
  * SyncNode node = SyncNode.builder().declarations(d).transport(bus).dataSource(pool)
@@ -40,7 +43,7 @@ public final class SyncNode implements AutoCloseable {
 
   /** What each socket needs of its node. */
   record Services(LiveQueryRegistry live, Authenticator authenticator, Tickets tickets, Clock clock,
-      SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, SyncNode node) {
+      SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins, SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -57,6 +60,7 @@ public final class SyncNode implements AutoCloseable {
   private final Set<SyncSocket> sockets = ConcurrentHashMap.newKeySet();
   private final LiveQueryRegistry live;
   private final Services services;
+  private final HttpApi http;
   private final String host;
   private final int requestedPort;
   private final int socketSendBuffer;
@@ -72,9 +76,12 @@ public final class SyncNode implements AutoCloseable {
     this.live = LiveQueryRegistry.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock).build();
-    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"),
-        b.tickets != null ? b.tickets : Tickets.local(b.clock), b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(),
-        new NodeMetrics(live), this);
+    Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
+    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"), tickets, b.clock,
+        b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), b.origins, this);
+    this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live)
+        .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
+        .retention(b.idempotencyRetention).build();
     this.host = b.host;
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;
@@ -86,67 +93,60 @@ public final class SyncNode implements AutoCloseable {
   }
 
   /**
-   * Starts reading the bus and listening.
+   * Creates the idempotency table when missing, starts reading the bus, and listens.
    *
    * @throws io.runnel.bus.TransportUnavailableException when the bus is down
+   * @throws io.runnel.wire.ConfigInvalidException ({@code X_CONFIG_INVALID}) when the idempotency table cannot be
+   *     created
    */
   public synchronized void start() {
     if (server != null) {
       return;
     }
+    try {
+      http.start();
+    } catch (java.sql.SQLException e) {
+      throw new io.runnel.wire.ConfigInvalidException(
+          "The node could not create runnel.idempotency: " + e.getMessage(),
+          "Grant the node's database role CREATE on the database, or create the table with the DDL in docs/writes.md.");
+    }
     live.start();
     WebServer s = WebServer.builder()
         .host(host)
         .port(requestedPort)
+        .maxPayloadSize(HttpApi.MAX_BODY_BYTES)
         .connectionOptions(o -> {
           if (socketSendBuffer > 0) {
             o.socketSendBufferSize(socketSendBuffer);
           }
         })
-        .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes()).build())
+        .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes())
+            .origins(services.origins().browserForms()).build())
         .directHandlers(DirectHandlers.builder()
             .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler())
             .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler())
             .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler())
             .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler())
             .build())
-        .routing(r -> r
-            .get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
-            .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
-                JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
-                    .put("windows", live.stats().windows()).build()))
-            .post("/v1/tickets", this::ticket)
-            .get("/metrics", (req, res) -> {
-              res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-              res.send(services.metrics().scrape());
-            }))
+        .routing(r -> {
+          r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
+              .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
+                  JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
+                      .put("windows", live.stats().windows()).build()))
+              .get("/metrics", (req, res) -> {
+                res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                res.send(services.metrics().scrape());
+              });
+          http.routes(r);
+        })
         .addRouting(WsRouting.builder().endpoint("/v1/sync", () -> new SyncSocket(services)))
         .build()
         .start();
     server = s;
     sweeper.scheduleAtFixedRate(this::sweep, 1, 1, TimeUnit.SECONDS);
+    long every = Math.max(60, http.retention().toSeconds() / 24);
+    sweeper.scheduleAtFixedRate(this::sweepIdempotency, every, every, TimeUnit.SECONDS);
     ready = true;
-  }
-
-  /** {@code POST /v1/tickets}: a single-use, 30 s ticket for the caller's identity. */
-  private void ticket(io.helidon.webserver.http.ServerRequest req, io.helidon.webserver.http.ServerResponse res) {
-    io.runnel.sync.auth.Grant grant;
-    try {
-      grant = services.authenticator().authenticate(SyncSocket.credentials(req.headers()));
-    } catch (Exception e) {
-      res.header(HeaderNames.RETRY_AFTER, "5");
-      json(res, Status.SERVICE_UNAVAILABLE_503, new NodeException(io.runnel.wire.ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
-          "The authenticator could not decide: " + e.getMessage(), "Retry after a few seconds.").toJson());
-      return;
-    }
-    if (grant == null || grant.expiresAt() <= services.clock().millis()) {
-      json(res, Status.UNAUTHORIZED_401, new NodeException(io.runnel.wire.ErrorCode.X_SOCKET_UNAUTHENTICATED,
-          "The request carried no valid credentials.", "Send Authorization: Bearer <token> or the session cookie.")
-          .toJson());
-      return;
-    }
-    Tickets.Issued t = services.tickets().issue(grant.actor(), grant.expiresAt());
-    json(res, Status.OK_200, JsonObject.builder().put("ticket", t.ticket()).put("expiresAt", t.expiresAt()).build());
   }
 
   private static void json(io.helidon.webserver.http.ServerResponse res, Status status, JsonObject body) {
@@ -164,6 +164,26 @@ public final class SyncNode implements AutoCloseable {
         System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING, "Sweep failed: " + e);
       }
     }
+  }
+
+  private void sweepIdempotency() {
+    try {
+      sweepIdempotencyRows();
+    } catch (java.sql.SQLException | RuntimeException e) {
+      System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING,
+          "Sweeping idempotency rows failed (retried at the next sweep): " + e);
+    }
+  }
+
+  /**
+   * Deletes the idempotency rows older than the retention now; the node also does this every retention / 24 (at
+   * least every minute).
+   *
+   * @return how many rows were deleted
+   * @throws java.sql.SQLException when the database fails
+   */
+  public long sweepIdempotencyRows() throws java.sql.SQLException {
+    return http.sweep();
   }
 
   /** The port the node listens on (the requested one, or the one picked for port 0). */
@@ -222,8 +242,28 @@ public final class SyncNode implements AutoCloseable {
     private String host = "0.0.0.0";
     private int port = 8080;
     private int socketSendBuffer;
+    private Origins origins = Origins.sameOriginOnly();
+    private Duration idempotencyRetention = Duration.ofHours(24);
 
     private Builder() {}
+
+    /**
+     * The browser origins admitted, as {@code scheme://host[:port]}: they may open the socket, make
+     * cookie-authenticated POSTs, and get CORS headers. Default none, which admits the node's own origin only; once
+     * some are given, exactly those are admitted, so list the node's own origin too when it serves the app's pages.
+     *
+     * @throws IllegalArgumentException for an entry that is not an http(s) origin
+     */
+    public Builder allowedOrigins(java.util.Collection<String> origins) {
+      this.origins = Origins.of(origins);
+      return this;
+    }
+
+    /** How long answers are kept under their idempotency keys (default 24 h, at least 1 minute). */
+    public Builder idempotencyRetention(Duration retention) {
+      this.idempotencyRetention = Objects.requireNonNull(retention, "retention");
+      return this;
+    }
 
     /** The app's declarations (required). */
     public Builder declarations(Declarations declarations) {

@@ -70,6 +70,14 @@ final class SyncSocket implements WsListener, LiveSubscriber {
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
+    String origin = headers.first(HeaderNames.ORIGIN).orElse(null);
+    if (!node.origins().admits(origin, headers.first(HeaderNames.HOST).orElse(null))) {
+      node.metrics().refused(ErrorCode.X_SOCKET_ORIGIN_REFUSED.name());
+      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_ORIGIN_REFUSED,
+          "The upgrade came from the foreign origin '" + origin + "'.",
+          "Connect from the app's own origin, or add the origin to the node's allowed origins."),
+          Status.FORBIDDEN_403, false);
+    }
     String ticket = prologue.query().contains("ticket") ? prologue.query().get("ticket") : null;
     Grant g;
     try {
@@ -82,7 +90,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
               Status.UNAUTHORIZED_401, false);
         }
       } else {
-        g = node.authenticator().authenticate(credentials(headers));
+        g = node.authenticator().authenticate(Credentials.of(headers, null));
       }
     } catch (io.helidon.http.RequestException e) {
       throw e;
@@ -101,25 +109,6 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     }
     grant = g;
     return Optional.empty();
-  }
-
-  /** The credentials a request's headers carry: the bearer token and the {@code runnel_session} cookie. */
-  static Credentials credentials(Headers headers) {
-    String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
-        .map(a -> a.substring(7).trim()).orElse(null);
-    String cookie = headers.first(HeaderNames.COOKIE).map(SyncSocket::sessionCookie).orElse(null);
-    return new Credentials(bearer, cookie, null);
-  }
-
-  /** The value of the {@code runnel_session} cookie in a {@code Cookie} header, or null. */
-  private static @Nullable String sessionCookie(String header) {
-    for (String part : header.split(";")) {
-      String p = part.trim();
-      if (p.startsWith("runnel_session=")) {
-        return p.substring("runnel_session=".length());
-      }
-    }
-    return null;
   }
 
   @Override

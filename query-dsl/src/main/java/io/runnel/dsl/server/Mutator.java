@@ -39,32 +39,49 @@ public final class Mutator<I> {
   private final @Nullable Policy policy;
   private final @Nullable ServerFunction<I> server;
   private final boolean idempotent;
+  private final boolean serializable;
 
-  private Mutator(MutatorRef<I> ref, @Nullable Policy policy, @Nullable ServerFunction<I> server, boolean idempotent) {
+  private Mutator(MutatorRef<I> ref, @Nullable Policy policy, @Nullable ServerFunction<I> server, boolean idempotent,
+      boolean serializable) {
     this.ref = ref;
     this.policy = policy;
     this.server = server;
     this.idempotent = idempotent;
+    this.serializable = serializable;
   }
 
   /** The server half of {@code ref}: idempotent, with no policy or server function yet. */
   public static <I> Mutator<I> of(MutatorRef<I> ref) {
-    return new Mutator<>(Objects.requireNonNull(ref, "ref"), null, null, true);
+    return new Mutator<>(Objects.requireNonNull(ref, "ref"), null, null, true, false);
   }
 
   /** This mutator guarded by {@code policy}. */
   public Mutator<I> policy(Policy policy) {
-    return new Mutator<>(ref, Objects.requireNonNull(policy, "policy"), server, idempotent);
+    return new Mutator<>(ref, Objects.requireNonNull(policy, "policy"), server, idempotent, serializable);
   }
 
   /** This mutator running {@code server}. */
   public Mutator<I> server(ServerFunction<I> server) {
-    return new Mutator<>(ref, policy, Objects.requireNonNull(server, "server"), idempotent);
+    return new Mutator<>(ref, policy, Objects.requireNonNull(server, "server"), idempotent, serializable);
   }
 
   /** This mutator declared idempotent or not; only {@code true} is accepted by {@link Declarations}. */
   public Mutator<I> idempotent(boolean idempotent) {
-    return new Mutator<>(ref, policy, server, idempotent);
+    return new Mutator<>(ref, policy, server, idempotent, serializable);
+  }
+
+  /**
+   * This mutator running at {@code SERIALIZABLE} isolation (default: {@code READ COMMITTED}). A call that
+   * PostgreSQL aborts with a serialization failure ({@code 40001}) or a deadlock ({@code 40P01}) is run again, a
+   * bounded number of times with jitter, at either level.
+   */
+  public Mutator<I> serializable() {
+    return new Mutator<>(ref, policy, server, idempotent, true);
+  }
+
+  /** Whether the mutator runs at {@code SERIALIZABLE} isolation. */
+  public boolean isSerializable() {
+    return serializable;
   }
 
   /** The client-safe half. */

@@ -17,7 +17,11 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import io.runnel.dsl.Row;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -142,27 +146,40 @@ public final class LiveQueryRegistry implements AutoCloseable {
     return join(q, subscriber, sid, actor, input, cursor);
   }
 
-  private <I> LiveSubscription join(Query<I> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json,
-      @Nullable ResumeCursor cursor) {
-    I input = q.ref().decodeInput(json, inputLimits);
-    if (!q.policy().admits(actor)) {
-      throw new LiveQueryException(ErrorCode.X_FORBIDDEN, "The policy of '" + q.name() + "' refuses this actor.",
-          "Sign in as an actor the query's policy admits.");
-    }
-    Select select = q.select(input, actor);
-    Entity entity = q.entity();
-    String org = null;
-    String tenantColumn = entity.tenantColumn();
-    if (tenantColumn != null) {
-      org = actor.orgId();
-      if (org == null) {
-        throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_ORG_REQUIRED,
-            "'" + q.name() + "' reads '" + entity.name() + "', which is scoped by org, and the actor has none.",
-            "Sign in as an actor that belongs to an org.");
+  /**
+   * Reads {@code query} once as {@code actor}: the same gate, tenancy and row rule as a live subscription, one
+   * read of the database, no window kept ({@code GET /v1/query}). Any declared query may be read, live or not.
+   *
+   * @param input the input object, as the request carried it
+   * @throws LiveQueryException {@code X_LIVE_QUERY_UNKNOWN}, {@code X_FORBIDDEN}, {@code X_TENANCY_ACTOR_MISMATCH},
+   *     {@code X_TENANCY_ACTOR_ORG_REQUIRED}, or {@code X_TIMEOUT} for a read past its deadline
+   * @throws io.runnel.wire.InputInvalidException naming the input field at fault
+   * @throws SQLException when the database fails otherwise
+   */
+  public QueryRead read(Actor actor, String query, JsonValue input) throws SQLException {
+    Objects.requireNonNull(actor, "actor");
+    Objects.requireNonNull(input, "input");
+    Query<?> q = declarations.query(Objects.requireNonNull(query, "query"))
+        .orElseThrow(() -> new LiveQueryException(ErrorCode.X_LIVE_QUERY_UNKNOWN,
+            "No query is declared as '" + query + "'.", "Read a declared query by its name."));
+    ResolvedQuery resolved = ResolvedQuery.resolve(q, actor, input, inputLimits);
+    Entity entity = resolved.entity();
+    WindowRead read = reader.readOnce(entity, resolved.select());
+    List<LiveRecord> records = new ArrayList<>(read.rows().size());
+    for (Row row : read.rows()) {
+      if (q.policy().visible(actor, row)) {
+        records.add(new LiveRecord(entity.name(), entity.ref().keyOf(row), entity.ref().rowToJson(row)));
       }
-      select = pinTenant(q, entity, select, tenantColumn, org);
     }
-    WindowId id = WindowId.of(QueryHash.of(q.ref(), input), org, q.ref().readsActor(), actor);
+    return new QueryRead(records, read.position().point());
+  }
+
+  private LiveSubscription join(Query<?> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json,
+      @Nullable ResumeCursor cursor) {
+    ResolvedQuery resolved = ResolvedQuery.resolve(q, actor, json, inputLimits);
+    Select select = resolved.select();
+    Entity entity = resolved.entity();
+    WindowId id = resolved.id();
     LiveWindow window;
     synchronized (lock) {
       Select pinned = select;
@@ -203,25 +220,6 @@ public final class LiveQueryRegistry implements AutoCloseable {
         }
       }
     };
-  }
-
-  private static Select pinTenant(Query<?> q, Entity entity, Select select, String tenantColumn, String org) {
-    Column column = entity.ref().column(tenantColumn);
-    Object orgValue;
-    try {
-      orgValue = column.type().coerce(org);
-    } catch (ValueInvalidException e) {
-      throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
-          "The actor's org '" + org + "' is not a valid " + column.type().sqlName() + " for " + entity.name() + "."
-              + tenantColumn + ".", "Give actors org ids of the tenant column's type.");
-    }
-    Object named = select.routingKey().get(tenantColumn);
-    if (named != null && !named.equals(column.type().routingValue(orgValue))) {
-      throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
-          "'" + q.name() + "' names tenant '" + column.type().format(named) + "', which is not the actor's org.",
-          "Subscribe with the actor's own org, or leave the tenant out: it is pinned to the actor's org.");
-    }
-    return select.where(Filter.eq(tenantColumn, orgValue));
   }
 
   private void leave(LiveWindow window, LiveSubscriber subscriber, String sid) {

@@ -60,9 +60,35 @@ final class WindowReader {
    */
   WindowRead read(Entity entity, Select select, int capacity) throws SQLException {
     reads.incrementAndGet();
+    return run(entity, select, capacity, false);
+  }
+
+  /**
+   * Reads {@code select} once, for {@code GET /v1/query}: rows up to its limit, and as position the WAL flush
+   * position taken <em>before</em> the snapshot. Every transaction the snapshot misses commits at or after that
+   * position (except one caught between its commit record's flush and its end, a window of microseconds), so a
+   * client that stamps the rows with it never drops a later patch as older.
+   *
+   * @throws RunnelException ({@code X_TIMEOUT}) when the read runs past its deadline
+   * @throws SQLException when the database fails otherwise
+   */
+  WindowRead readOnce(Entity entity, Select select) throws SQLException {
+    return run(entity, select, select.limit(), true);
+  }
+
+  private WindowRead run(Entity entity, Select select, int capacity, boolean positionBefore) throws SQLException {
     SqlStatement sql = SqlRenderer.render(entity, select.limit(capacity), null);
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
+      Lsn before = null;
+      if (positionBefore) {
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement();
+            ResultSet r = s.executeQuery("SELECT pg_current_wal_flush_lsn()::text")) {
+          r.next();
+          before = Lsn.parse(r.getString(1));
+        }
+      }
       c.setAutoCommit(false);
       c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       try {
@@ -95,7 +121,7 @@ final class WindowReader {
           }
         }
         c.commit();
-        return new WindowRead(rows, rows.size() < capacity, snapshot, position);
+        return new WindowRead(rows, rows.size() < capacity, snapshot, before != null ? before : position);
       } catch (SQLException e) {
         c.rollback();
         if ("57014".equals(e.getSQLState())) {

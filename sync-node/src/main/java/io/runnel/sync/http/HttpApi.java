@@ -1,0 +1,404 @@
+package io.runnel.sync.http;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Mutator;
+import io.runnel.sync.auth.Authenticator;
+import io.runnel.sync.auth.Grant;
+import io.runnel.sync.auth.Tickets;
+import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.sync.live.LiveRecord;
+import io.runnel.sync.live.QueryRead;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonLimits;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * The node's HTTP routes besides the socket ({@code PROTOCOL.md}, "HTTP surface"): {@code POST /v1/mutate/{mutator}},
+ * {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets}, CORS preflights for configured origins, and the
+ * idempotency store's upkeep.
+ *
+ * <pre>{@code
+ * HttpApi api = HttpApi.builder().declarations(d).dataSource(pool).live(registry).authenticator(auth)
+ *     .tickets(tickets).build();
+ * api.start();                       // creates runnel.idempotency when missing
+ * routing.register(api::routes);     // or api.routes(httpRoutingBuilder)
+ * }</pre>
+ */
+public final class HttpApi {
+
+  /** The largest request body read, 1 MiB ({@code PROTOCOL.md}, "Codes": {@code X_PAYLOAD_TOO_LARGE}). */
+  public static final int MAX_BODY_BYTES = 1 << 20;
+
+  private static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
+
+  private final Declarations declarations;
+  private final LiveQueryRegistry live;
+  private final Tickets tickets;
+  private final Identity identity;
+  private final Origins origins;
+  private final IdempotencyStore store;
+  private final MutationService mutations;
+  private final Clock clock;
+  private final Duration retention;
+  private final JsonLimits inputLimits;
+
+  private HttpApi(Builder b) {
+    this.declarations = Objects.requireNonNull(b.declarations, "declarations");
+    this.live = Objects.requireNonNull(b.live, "live");
+    this.tickets = Objects.requireNonNull(b.tickets, "tickets");
+    this.clock = b.clock;
+    this.origins = b.origins;
+    this.identity = new Identity(Objects.requireNonNull(b.authenticator, "authenticator"), b.clock, b.origins);
+    this.store = new IdempotencyStore(Objects.requireNonNull(b.dataSource, "dataSource"));
+    this.retention = b.retention;
+    this.inputLimits = b.inputLimits;
+    this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts);
+  }
+
+  /** A builder; declarations, a data source, the live registry, an authenticator and tickets are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Creates {@code runnel.idempotency} when it is missing.
+   *
+   * @throws SQLException when the database refuses (for example, the node's role may not create a schema: create
+   *     it with the DDL in {@code docs/writes.md})
+   */
+  public void start() throws SQLException {
+    store.create();
+  }
+
+  /**
+   * Deletes the idempotency rows older than the retention now (the node also does this on a schedule).
+   *
+   * @return how many rows were deleted
+   * @throws SQLException when the database fails
+   */
+  public long sweep() throws SQLException {
+    return store.sweep(clock.instant().minus(retention));
+  }
+
+  /** The idempotency retention. */
+  public Duration retention() {
+    return retention;
+  }
+
+  /** Registers the routes on {@code routing}. */
+  public void routes(HttpRouting.Builder routing) {
+    routing
+        .addFilter((chain, req, res) -> {
+          cors(req, res);
+          chain.proceed();
+        })
+        .route(Method.OPTIONS, "/v1/*", this::preflight)
+        .post("/v1/mutate/{mutator}", this::mutate)
+        .get("/v1/query/{query}", this::query)
+        .post("/v1/tickets", this::ticket);
+  }
+
+  private void cors(ServerRequest req, ServerResponse res) {
+    String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
+    if (origins.configured(origin)) {
+      res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+      res.header(HeaderNames.ACCESS_CONTROL_ALLOW_CREDENTIALS, "true");
+      res.header(HeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, "Retry-After");
+      res.header(HeaderNames.VARY, "Origin");
+    }
+  }
+
+  /** A CORS preflight: 204 with the methods and headers Runnel reads, for configured origins only. */
+  private void preflight(ServerRequest req, ServerResponse res) {
+    String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
+    if (!origins.configured(origin)) {
+      Responses.refusal(res, new HttpRefusal(403, ErrorCode.X_ORIGIN_REFUSED,
+          "The origin '" + origin + "' is not among the node's allowed origins.",
+          "Add it to the node's allowed origins, or serve the app from the node's own origin."));
+      return;
+    }
+    res.header(HeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, POST");
+    res.header(HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "Authorization, Content-Type, Idempotency-Key");
+    res.header(HeaderNames.ACCESS_CONTROL_MAX_AGE, "600");
+    res.status(io.helidon.http.Status.NO_CONTENT_204);
+    res.send();
+  }
+
+  /** {@code POST /v1/mutate/{mutator}}. */
+  private void mutate(ServerRequest req, ServerResponse res) {
+    try {
+      Actor actor = identity.of(req, true).actor();
+      String key = req.headers().first(IDEMPOTENCY_KEY).orElse(null);
+      if (!validKey(key)) {
+        throw new HttpRefusal(400, ErrorCode.X_IDEMPOTENCY_KEY_REQUIRED,
+            key == null ? "The call carried no Idempotency-Key header."
+                : "The Idempotency-Key is not 1 to 128 visible ASCII characters.",
+            "Send Idempotency-Key: a new random value (a UUID) per call, the same one when retrying it.");
+      }
+      String name = req.path().pathParameters().get("mutator");
+      Mutator<?> mutator = declarations.mutator(name).orElseThrow(() -> new HttpRefusal(404,
+          ErrorCode.X_MUTATOR_UNKNOWN, "No mutator is declared as '" + name + "'.", "Call a declared mutator by its name."));
+      if (!mutator.policy().admits(actor)) {
+        throw new HttpRefusal(403, ErrorCode.X_FORBIDDEN, "The policy of '" + name + "' refuses this actor.",
+            "Sign in as an actor the mutator's policy admits.");
+      }
+      JsonValue input = inputOf(readBody(req));
+      MutationService.Answer a = invoke(mutator, actor, key, input);
+      if (a.retryAfterSeconds() > 0) {
+        res.header(HeaderNames.RETRY_AFTER, Integer.toString(a.retryAfterSeconds()));
+      }
+      Responses.json(res, a.status(), a.body());
+    } catch (HttpRefusal r) {
+      Responses.refusal(res, r);
+    } catch (RuntimeException e) {
+      Responses.json(res, 500, Responses.internal(e, "POST " + req.path().path()));
+    }
+  }
+
+  private <I> MutationService.Answer invoke(Mutator<I> mutator, Actor actor, String key, JsonValue input) {
+    I decoded;
+    try {
+      decoded = mutator.ref().decodeInput(input, inputLimits);
+    } catch (RunnelException e) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, e.cause(), e.fix());
+    }
+    return mutations.call(mutator, actor, key, decoded, input);
+  }
+
+  /** The {@code input} member of a mutate body. */
+  private static JsonValue inputOf(String body) {
+    JsonValue json = parse(body, "The body");
+    if (!(json instanceof JsonObject o)) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not a JSON object.",
+          "Send { \"input\": { … } }.");
+    }
+    JsonValue input = o.get("input");
+    if (input == null) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body has no member 'input'.",
+          "Send { \"input\": { … } }, with {} for a mutator that takes no input.");
+    }
+    return input;
+  }
+
+  private static JsonValue parse(String text, String what) {
+    try {
+      return Json.parse(text);
+    } catch (RunnelException e) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, what + " is not valid JSON: " + e.cause(), e.fix());
+    }
+  }
+
+  /** 1–128 visible ASCII characters ({@code PROTOCOL.md}, "HTTP surface"). */
+  static boolean validKey(@Nullable String key) {
+    if (key == null || key.isEmpty() || key.length() > 128) {
+      return false;
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char ch = key.charAt(i);
+      if (ch < 0x21 || ch > 0x7e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The request body as UTF-8 text, at most {@link #MAX_BODY_BYTES}.
+   *
+   * @throws HttpRefusal 413 {@code X_PAYLOAD_TOO_LARGE} past the limit, 422 {@code X_INPUT_INVALID} for bytes that
+   *     are not UTF-8
+   */
+  private static String readBody(ServerRequest req) {
+    HttpRefusal tooLarge = new HttpRefusal(413, ErrorCode.X_PAYLOAD_TOO_LARGE,
+        "The body is larger than " + MAX_BODY_BYTES + " bytes.", "Send a smaller input; keep blobs out of mutator calls.");
+    if (req.headers().contentLength().orElse(0) > MAX_BODY_BYTES) {
+      throw tooLarge;
+    }
+    byte[] bytes;
+    try (InputStream in = req.content().inputStream()) {
+      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      if (bytes.length > MAX_BODY_BYTES) {
+        throw tooLarge;
+      }
+    } catch (IOException e) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body could not be read: " + e.getMessage(),
+          "Send the whole body with a correct Content-Length.");
+    } catch (RuntimeException e) {
+      if (e instanceof HttpRefusal r) {
+        throw r;
+      }
+      // Helidon refuses a body past its own limit while it is read.
+      throw tooLarge;
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not UTF-8.", "Send the JSON body as UTF-8.");
+    }
+  }
+
+  /** {@code GET /v1/query/{query}?input=}. */
+  private void query(ServerRequest req, ServerResponse res) {
+    try {
+      Actor actor = identity.of(req, false).actor();
+      String name = req.path().pathParameters().get("query");
+      JsonValue input = req.query().contains("input") ? parse(req.query().get("input"), "The input") : JsonObject.EMPTY;
+      QueryRead read;
+      try {
+        read = live.read(actor, name, input);
+      } catch (RunnelException e) {
+        throw new HttpRefusal(HttpRefusal.statusOf(e.code()), e.code(), e.cause(), e.fix());
+      }
+      List<JsonValue> records = new ArrayList<>(read.records().size());
+      for (LiveRecord r : read.records()) {
+        records.add(r.toJson());
+      }
+      Responses.json(res, 200, JsonObject.builder().put("records", new JsonArray(records)).put("lsn", read.lsn())
+          .build().toString());
+    } catch (HttpRefusal r) {
+      Responses.refusal(res, r);
+    } catch (SQLException | RuntimeException e) {
+      Responses.json(res, 500, Responses.internal(e, "GET " + req.path().path()));
+    }
+  }
+
+  /** {@code POST /v1/tickets}: a single-use, 30 s ticket for the caller's identity. */
+  private void ticket(ServerRequest req, ServerResponse res) {
+    try {
+      Grant grant = identity.of(req, true);
+      Tickets.Issued t = tickets.issue(grant.actor(), grant.expiresAt());
+      Responses.json(res, 200, JsonObject.builder().put("ticket", t.ticket()).put("expiresAt", t.expiresAt())
+          .build().toString());
+    } catch (HttpRefusal r) {
+      Responses.refusal(res, r);
+    }
+  }
+
+  /** Collects the routes' parts and settings. */
+  public static final class Builder {
+    private @Nullable Declarations declarations;
+    private @Nullable DataSource dataSource;
+    private @Nullable LiveQueryRegistry live;
+    private @Nullable Authenticator authenticator;
+    private @Nullable Tickets tickets;
+    private Clock clock = Clock.systemUTC();
+    private Origins origins = Origins.sameOriginOnly();
+    private Duration retention = Duration.ofHours(24);
+    private Duration inFlightWait = Duration.ofSeconds(10);
+    private int maxAttempts = 5;
+    private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+
+    private Builder() {}
+
+    /** The app's declarations (required). */
+    public Builder declarations(Declarations declarations) {
+      this.declarations = Objects.requireNonNull(declarations, "declarations");
+      return this;
+    }
+
+    /** The pool mutator calls and reads run on (required). */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /** The live-query engine, which also serves one-shot reads (required). */
+    public Builder live(LiveQueryRegistry live) {
+      this.live = Objects.requireNonNull(live, "live");
+      return this;
+    }
+
+    /** Who a call is (required). */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /** Where tickets are issued (required). */
+    public Builder tickets(Tickets tickets) {
+      this.tickets = Objects.requireNonNull(tickets, "tickets");
+      return this;
+    }
+
+    /** The clock for grants and idempotency rows (default UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The browser origins admitted besides the node's own (default none). */
+    public Builder origins(Origins origins) {
+      this.origins = Objects.requireNonNull(origins, "origins");
+      return this;
+    }
+
+    /**
+     * How long an answer is kept under its idempotency key (default 24 h; at least 1 minute). A client must not
+     * replay a key older than this ({@code X_OFFLINE_QUEUE_ABANDONED}).
+     */
+    public Builder retention(Duration retention) {
+      if (Objects.requireNonNull(retention, "retention").compareTo(Duration.ofMinutes(1)) < 0) {
+        throw new IllegalArgumentException("The idempotency retention must be at least 1 minute, not " + retention);
+      }
+      this.retention = retention;
+      return this;
+    }
+
+    /**
+     * How long a call waits for another call with its key on this node before answering
+     * {@code 409 X_IDEMPOTENCY_IN_FLIGHT} (default 10 s; zero answers at once).
+     */
+    public Builder inFlightWait(Duration wait) {
+      if (Objects.requireNonNull(wait, "wait").isNegative()) {
+        throw new IllegalArgumentException("inFlightWait cannot be negative: " + wait);
+      }
+      this.inFlightWait = wait;
+      return this;
+    }
+
+    /** How many times a call PostgreSQL aborts as a serialization failure or deadlock is run (default 5, 1–20). */
+    public Builder maxAttempts(int attempts) {
+      if (attempts < 1 || attempts > 20) {
+        throw new IllegalArgumentException("maxAttempts must be 1 to 20, not " + attempts);
+      }
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /** The size limits of inputs (default {@link JsonLimits.INPUT_DEFAULTS}: depth 32, 10,000 nodes). */
+    public Builder inputLimits(JsonLimits limits) {
+      this.inputLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** The routes. */
+    public HttpApi build() {
+      return new HttpApi(this);
+    }
+  }
+}
