@@ -16,16 +16,15 @@ import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -47,36 +46,7 @@ class SyncNodeLivenessTest {
   static final Declarations DECLARATIONS = Declarations.builder()
       .query(Query.of(ALL).on(ROWS_ENTITY).policy(Policy.authenticated())).build();
 
-  /** A clock the test moves by hand. */
-  static final class ManualClock extends Clock {
-    volatile long millis = Instant.parse("2026-11-29T12:00:00Z").toEpochMilli();
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneId.of("UTC");
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-
-    @Override
-    public long millis() {
-      return millis;
-    }
-
-    void advance(Duration d) {
-      millis += d.toMillis();
-    }
-  }
-
-  final ManualClock clock = new ManualClock();
+  final ManualClock clock = ManualClock.at(Instant.parse("2026-11-29T12:00:00Z"));
   LiveFixtureAccess fixture;
   SyncNode node;
 
@@ -100,7 +70,7 @@ class SyncNodeLivenessTest {
   @Test
   void aQuietSocketThatBeatsIsAnsweredEachTimeAndOneThatStopsIsClosed4001() throws Exception {
     CompletableFuture<Integer> closed = new CompletableFuture<>();
-    SyncNodeTest.Client c = new SyncNodeTest.Client() {
+    SocketClient c = new SocketClient() {
       @Override
       public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
         closed.complete(statusCode);
@@ -124,7 +94,7 @@ class SyncNodeLivenessTest {
 
   @Test
   void aFrameFloodIsRefusedWithItsCodeAndTheSocketKeepsServingAfterTheBucketRefills() throws Exception {
-    SyncNodeTest.Client c = new SyncNodeTest.Client();
+    SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
         .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
@@ -156,7 +126,7 @@ class SyncNodeLivenessTest {
   @Test
   void aSnapshotOfTenThousandRowsLargerThanTheOutboundBoundArrivesWhole() throws Exception {
     fixture.commit("INSERT INTO big_rows SELECT g, 'big-org', repeat('x', 40) FROM generate_series(1, 10000) g");
-    SyncNodeTest.Client c = new SyncNodeTest.Client();
+    SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
         .header("Authorization", "Bearer " + SyncNodeTest.token("big", "big-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();

@@ -84,39 +84,8 @@ class SyncNodeTest {
     return jwt.serialize();
   }
 
-  /** A client socket collecting text frames. */
-  static class Client implements WebSocket.Listener {
-    final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
-    final StringBuilder partial = new StringBuilder();
-    WebSocket ws;
-
-    @Override
-    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      partial.append(data);
-      if (last) {
-        frames.add((JsonObject) Json.parse(partial.toString()));
-        partial.setLength(0);
-      }
-      webSocket.request(1);
-      return null;
-    }
-
-    JsonObject next() throws InterruptedException {
-      JsonObject f = frames.poll(30, TimeUnit.SECONDS);
-      assertNotNull(f, "a frame arrived");
-      return f;
-    }
-
-    void send(String text) {
-      ws.sendText(text, true).join();
-    }
-  }
-
-  Client connect(String token) {
-    Client c = new Client();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
-    return c;
+  SocketClient connect(String token) {
+    return SocketClient.open(node.port(), java.util.Map.of("Authorization", "Bearer " + token));
   }
 
   static String t(JsonObject frame) {
@@ -130,7 +99,7 @@ class SyncNodeTest {
   @Test
   void helloSubscribeAndAPatchFlowOverARealSocket() throws Exception {
     fixture.commit("INSERT INTO notes VALUES (1, 'acme', 'first')");
-    Client c = connect(token("ada", "acme"));
+    SocketClient c = connect(token("ada", "acme"));
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();
     c.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
@@ -155,10 +124,10 @@ class SyncNodeTest {
 
   @Test
   void badFramesAreRefusedWithTheirCodesAndTheSocketStaysUp() throws Exception {
-    Client watcher = connect(token("eve", "bad-frames"));
+    SocketClient watcher = connect(token("eve", "bad-frames"));
     watcher.send("{\"t\":\"sub\",\"sid\":\"w\",\"q\":\"notes\",\"in\":{}}");
     assertEquals("snapshot", t(watcher.next()));
-    Client c = connect(token("bob", "acme"));
+    SocketClient c = connect(token("bob", "acme"));
     c.send("not json");
     JsonObject malformed = c.next();
     c.send("{\"t\":\"shout\"}");
@@ -253,7 +222,7 @@ class SyncNodeTest {
     HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port()
         + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
-    Client c = new Client();
+    SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c).join();
     c.send("{\"t\":\"hello\",\"v\":1}");

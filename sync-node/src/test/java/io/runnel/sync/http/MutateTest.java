@@ -8,10 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.sync.SocketClient;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -281,5 +286,44 @@ class MutateTest {
         () -> assertNotNull(foreignTicket.field("fix")),
         () -> assertEquals(null, foreignBearer.header("Access-Control-Allow-Origin"), "CORS only for configured"),
         () -> assertEquals(2, counter("origin")));
+  }
+  @Test
+  void aPatchNamesExactlyTheWriteThatMadeItAndNoOtherCallsDigest() throws Exception {
+    SocketClient ada = SocketClient.open(node.port(), Map.of("Authorization", "Bearer ada@echo"));
+    ada.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
+    assertEquals("snapshot", str(ada.next(), "t"));
+    String k1 = key();
+    HttpCalls.Answer mine = http.mutate("addNote", "ada@echo", k1, "{\"id\":1001,\"body\":\"mine\"}");
+    JsonObject first = ada.next();
+    HttpCalls.Answer bobs = http.mutate("addNote", "bob@echo", key(), "{\"id\":1002,\"body\":\"bob's\"}");
+    JsonObject second = ada.next();
+    HttpCalls.Answer hidden = http.mutate("addNote", "eve@elsewhere", key(), "{\"id\":1003,\"body\":\"x\"}");
+    HttpCalls.Answer untouched = http.mutate("bump", "ada@echo", key(), "{\"name\":\"echo\"}");
+    HttpCalls.Answer last = http.mutate("addNote", "ada@echo", key(), "{\"id\":1004,\"body\":\"last\"}");
+    JsonObject third = ada.next();
+    assertAll(
+        () -> assertEquals(200, mine.status(), mine.body()),
+        () -> assertEquals(200, hidden.status(), hidden.body()),
+        () -> assertEquals(200, untouched.status(), untouched.body()),
+        () -> assertEquals("patch", str(first, "t")),
+        () -> assertEquals(List.of(mine.field("write")), strings(first, "writes")),
+        () -> assertEquals(List.of(bobs.field("write")), strings(second, "writes")),
+        () -> assertEquals(List.of(last.field("write")), strings(third, "writes"),
+            "the next patch is the next visible write: another tenant's and an unseen write sent nothing"),
+        () -> assertTrue(third.toString().contains("\"key\":\"1004\""), third.toString()),
+        () -> assertFalse(first.toString().contains(k1), "the key never travels on the socket"));
+    ada.close();
+  }
+
+  static String str(JsonObject frame, String field) {
+    return ((JsonString) frame.get(field)).value();
+  }
+
+  static List<String> strings(JsonObject frame, String field) {
+    List<String> out = new ArrayList<>();
+    for (JsonValue v : ((JsonArray) frame.get(field)).elements()) {
+      out.add(((JsonString) v).value());
+    }
+    return out;
   }
 }

@@ -1,0 +1,52 @@
+package io.runnel.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A UTC clock a test moves by hand ({@code STYLE.md} 9: tests advance a clock, never sleep). */
+public final class ManualClock extends Clock {
+
+  private volatile long millis;
+
+  private ManualClock(long millis) {
+    this.millis = millis;
+  }
+
+  /** A clock standing at {@code instant}. */
+  public static ManualClock at(Instant instant) {
+    return new ManualClock(instant.toEpochMilli());
+  }
+
+  /** A clock standing at the current time. */
+  public static ManualClock now() {
+    return new ManualClock(System.currentTimeMillis());
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+
+  @Override
+  public Instant instant() {
+    return Instant.ofEpochMilli(millis);
+  }
+
+  @Override
+  public long millis() {
+    return millis;
+  }
+
+  /** Moves the clock forward by {@code d}. */
+  public void advance(Duration d) {
+    millis += d.toMillis();
+  }
+}
