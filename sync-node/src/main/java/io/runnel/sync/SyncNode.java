@@ -81,7 +81,7 @@ public final class SyncNode implements AutoCloseable {
         b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), b.origins, this);
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
-        .retention(b.idempotencyRetention).build();
+        .retention(b.idempotencyRetention).meters(services.metrics().registry).build();
     this.host = b.host;
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;

@@ -6,6 +6,10 @@ import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Mutator;
@@ -34,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -65,6 +70,7 @@ public final class HttpApi {
   private final Clock clock;
   private final Duration retention;
   private final JsonLimits inputLimits;
+  private final MeterRegistry meters;
 
   private HttpApi(Builder b) {
     this.declarations = Objects.requireNonNull(b.declarations, "declarations");
@@ -76,6 +82,7 @@ public final class HttpApi {
     this.store = new IdempotencyStore(Objects.requireNonNull(b.dataSource, "dataSource"));
     this.retention = b.retention;
     this.inputLimits = b.inputLimits;
+    this.meters = b.meters;
     this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts);
   }
 
@@ -136,7 +143,7 @@ public final class HttpApi {
   private void preflight(ServerRequest req, ServerResponse res) {
     String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
     if (!origins.configured(origin)) {
-      Responses.refusal(res, new HttpRefusal(403, ErrorCode.X_ORIGIN_REFUSED,
+      refuse(res, new HttpRefusal(403, ErrorCode.X_ORIGIN_REFUSED,
           "The origin '" + origin + "' is not among the node's allowed origins.",
           "Add it to the node's allowed origins, or serve the app from the node's own origin."));
       return;
@@ -167,16 +174,26 @@ public final class HttpApi {
             "Sign in as an actor the mutator's policy admits.");
       }
       JsonValue input = inputOf(readBody(req));
+      long started = System.nanoTime();
       MutationService.Answer a = invoke(mutator, actor, key, input);
+      Timer.builder("runnel_mutations").description("Mutator calls by outcome: ok, refused, replayed, reused, "
+          + "in_flight, failed").tag("mutator", name).tag("outcome", a.outcome()).register(meters)
+          .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       if (a.retryAfterSeconds() > 0) {
         res.header(HeaderNames.RETRY_AFTER, Integer.toString(a.retryAfterSeconds()));
       }
       Responses.json(res, a.status(), a.body());
     } catch (HttpRefusal r) {
-      Responses.refusal(res, r);
+      refuse(res, r);
     } catch (RuntimeException e) {
       Responses.json(res, 500, Responses.internal(e, "POST " + req.path().path()));
     }
+  }
+
+  private void refuse(ServerResponse res, HttpRefusal r) {
+    Counter.builder("runnel_refusals").tag("code", r.code().name()).description("Refusals by code").register(meters)
+        .increment();
+    Responses.refusal(res, r);
   }
 
   private <I> MutationService.Answer invoke(Mutator<I> mutator, Actor actor, String key, JsonValue input) {
@@ -281,7 +298,7 @@ public final class HttpApi {
       Responses.json(res, 200, JsonObject.builder().put("records", new JsonArray(records)).put("lsn", read.lsn())
           .build().toString());
     } catch (HttpRefusal r) {
-      Responses.refusal(res, r);
+      refuse(res, r);
     } catch (SQLException | RuntimeException e) {
       Responses.json(res, 500, Responses.internal(e, "GET " + req.path().path()));
     }
@@ -295,7 +312,7 @@ public final class HttpApi {
       Responses.json(res, 200, JsonObject.builder().put("ticket", t.ticket()).put("expiresAt", t.expiresAt())
           .build().toString());
     } catch (HttpRefusal r) {
-      Responses.refusal(res, r);
+      refuse(res, r);
     }
   }
 
@@ -312,8 +329,18 @@ public final class HttpApi {
     private Duration inFlightWait = Duration.ofSeconds(10);
     private int maxAttempts = 5;
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+    private MeterRegistry meters = new SimpleMeterRegistry();
 
     private Builder() {}
+
+    /**
+     * Where the routes' meters go (default a registry of their own): {@code runnel_mutations{mutator, outcome}}
+     * (a timer) and {@code runnel_refusals{code}}.
+     */
+    public Builder meters(MeterRegistry meters) {
+      this.meters = Objects.requireNonNull(meters, "meters");
+      return this;
+    }
 
     /** The app's declarations (required). */
     public Builder declarations(Declarations declarations) {

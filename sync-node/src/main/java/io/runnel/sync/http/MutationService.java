@@ -46,8 +46,11 @@ final class MutationService {
 
   private static final System.Logger LOG = System.getLogger(MutationService.class.getName());
 
-  /** An answer: the status, the JSON body, and {@code Retry-After} seconds (0: none). */
-  record Answer(int status, String body, int retryAfterSeconds) {}
+  /**
+   * An answer: the status, the JSON body, {@code Retry-After} seconds (0: none), and how it came about for the
+   * metrics ({@code ok}, {@code refused}, {@code replayed}, {@code reused}, {@code in_flight}, {@code failed}).
+   */
+  record Answer(int status, String body, int retryAfterSeconds, String outcome) {}
 
   private final DataSource dataSource;
   private final IdempotencyStore store;
@@ -86,7 +89,7 @@ final class MutationService {
           return stored;
         }
       } catch (SQLException e) {
-        return new Answer(500, Responses.internal(e, "Looking up idempotency key of " + mutator.name()), 0);
+        return new Answer(500, Responses.internal(e, "Looking up idempotency key of " + mutator.name()), 0, "failed");
       }
       CompletableFuture<Void> mine = new CompletableFuture<>();
       CompletableFuture<Void> other = running.putIfAbsent(slot, mine);
@@ -146,7 +149,7 @@ final class MutationService {
         advisory(c, "SELECT pg_advisory_unlock(?)", lockKey);
       }
     } catch (SQLException e) {
-      return new Answer(500, Responses.internal(e, "Calling mutator " + mutator.name()), 0);
+      return new Answer(500, Responses.internal(e, "Calling mutator " + mutator.name()), 0, "failed");
     }
   }
 
@@ -180,7 +183,7 @@ final class MutationService {
           LOG.log(Level.WARNING, "Could not store the LSN of " + mutator.name() + "'s answer; a replay reads a later"
               + " one: " + e.getMessage());
         }
-        return new Answer(200, body, 0);
+        return new Answer(200, body, 0, "ok");
       } catch (MutatorRefusedException refusal) {
         rollback(c);
         String body = refusal.toJson().toString();
@@ -196,22 +199,22 @@ final class MutationService {
           rollback(c);
           throw e;
         }
-        return new Answer(refusal.status(), body, 0);
+        return new Answer(refusal.status(), body, 0, "refused");
       } catch (SQLException e) {
         if (committed) {
-          return new Answer(500, Responses.internal(e, "Reading the LSN after " + mutator.name()), 0);
+          return new Answer(500, Responses.internal(e, "Reading the LSN after " + mutator.name()), 0, "failed");
         }
         rollback(c);
         if (retryable(e) && attempt < maxAttempts) {
           pause(attempt);
           continue;
         }
-        return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0);
+        return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0, "failed");
       } catch (RuntimeException e) {
         if (!committed) {
           rollback(c);
         }
-        return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0);
+        return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0, "failed");
       } finally {
         c.setAutoCommit(true);
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
@@ -225,20 +228,20 @@ final class MutationService {
       HttpRefusal r = new HttpRefusal(422, ErrorCode.X_IDEMPOTENCY_KEY_REUSED,
           "This idempotency key already answered a call with another mutator or input.",
           "Use a new key for a new call; replay a key only with the very same call.");
-      return new Answer(422, r.toJson().toString(), 0);
+      return new Answer(422, r.toJson().toString(), 0, "reused");
     }
     String body = s.body();
     if (s.status() == 200 && Json.parse(body) instanceof JsonObject o && o.get("lsn") == null) {
       body = JsonObject.builder().put("result", Objects.requireNonNull(o.get("result"), "result"))
           .put("write", Objects.requireNonNull(o.get("write"), "write")).put("lsn", insertLsn(c)).build().toString();
     }
-    return new Answer(s.status(), body, 0);
+    return new Answer(s.status(), body, 0, "replayed");
   }
 
   private static Answer inFlight() {
     HttpRefusal r = new HttpRefusal(409, 1, ErrorCode.X_IDEMPOTENCY_IN_FLIGHT,
         "A call with this idempotency key is running now.", "Retry after Retry-After seconds with the same key.");
-    return new Answer(409, r.toJson().toString(), 1);
+    return new Answer(409, r.toJson().toString(), 1, "in_flight");
   }
 
   private Instant cutoff() {

@@ -315,6 +315,21 @@ class MutateTest {
     ada.close();
   }
 
+  @Test
+  void metricsCountCallsByMutatorAndOutcomeAndRefusalsByCode() throws Exception {
+    String k = key();
+    http.mutate("bump", "ada@acme", k, "{\"name\":\"metered\"}");
+    http.mutate("bump", "ada@acme", k, "{\"name\":\"metered\"}");
+    http.mutate("bump", "ada@acme", k, "{\"name\":\"other\"}");
+    http.mutate("nope", "ada@acme", key(), "{}");
+    String metrics = http.get("/metrics", Map.of()).body();
+    assertAll(
+        () -> assertTrue(metrics.contains("runnel_mutations_seconds_count{mutator=\"bump\",outcome=\"ok\"}"), metrics),
+        () -> assertTrue(metrics.contains("runnel_mutations_seconds_count{mutator=\"bump\",outcome=\"replayed\"}")),
+        () -> assertTrue(metrics.contains("runnel_mutations_seconds_count{mutator=\"bump\",outcome=\"reused\"}")),
+        () -> assertTrue(metrics.contains("runnel_refusals_total{code=\"X_MUTATOR_UNKNOWN\"}"), metrics));
+  }
+
   static String str(JsonObject frame, String field) {
     return ((JsonString) frame.get(field)).value();
   }
