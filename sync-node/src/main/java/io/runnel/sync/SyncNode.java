@@ -81,7 +81,8 @@ public final class SyncNode implements AutoCloseable {
         b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), b.origins, this);
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
-        .retention(b.idempotencyRetention).meters(services.metrics().registry).build();
+        .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
+        .build();
     this.host = b.host;
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;
@@ -244,6 +245,7 @@ public final class SyncNode implements AutoCloseable {
     private int socketSendBuffer;
     private Origins origins = Origins.sameOriginOnly();
     private Duration idempotencyRetention = Duration.ofHours(24);
+    private Duration mutationTimeout = Duration.ofSeconds(30);
 
     private Builder() {}
 
@@ -256,6 +258,15 @@ public final class SyncNode implements AutoCloseable {
      */
     public Builder allowedOrigins(java.util.Collection<String> origins) {
       this.origins = Origins.of(origins);
+      return this;
+    }
+
+    /**
+     * The longest one statement of a mutator may run (PostgreSQL's {@code statement_timeout}; default 30 s). A call
+     * whose statement runs longer is rolled back and answered {@code 504 X_TIMEOUT}, storing nothing.
+     */
+    public Builder mutationTimeout(Duration timeout) {
+      this.mutationTimeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 

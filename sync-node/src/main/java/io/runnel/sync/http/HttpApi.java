@@ -83,7 +83,8 @@ public final class HttpApi {
     this.retention = b.retention;
     this.inputLimits = b.inputLimits;
     this.meters = b.meters;
-    this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts);
+    this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts,
+        b.statementTimeout);
   }
 
   /** A builder; declarations, a data source, the live registry, an authenticator and tickets are required. */
@@ -328,6 +329,7 @@ public final class HttpApi {
     private Duration retention = Duration.ofHours(24);
     private Duration inFlightWait = Duration.ofSeconds(10);
     private int maxAttempts = 5;
+    private Duration statementTimeout = Duration.ofSeconds(30);
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
     private MeterRegistry meters = new SimpleMeterRegistry();
 
@@ -414,6 +416,18 @@ public final class HttpApi {
         throw new IllegalArgumentException("maxAttempts must be 1 to 20, not " + attempts);
       }
       this.maxAttempts = attempts;
+      return this;
+    }
+
+    /**
+     * The longest a statement of a mutator may run (PostgreSQL's {@code statement_timeout}, default 30 s); one that
+     * runs longer is cancelled and the call answers {@code 504 X_TIMEOUT}, storing nothing.
+     */
+    public Builder statementTimeout(Duration timeout) {
+      if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("statementTimeout must be positive: " + timeout);
+      }
+      this.statementTimeout = timeout;
       return this;
     }
 

@@ -58,16 +58,18 @@ final class MutationService {
   private final Duration retention;
   private final Duration inFlightWait;
   private final int maxAttempts;
+  private final Duration statementTimeout;
   private final ConcurrentHashMap<String, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
 
   MutationService(DataSource dataSource, IdempotencyStore store, Clock clock, Duration retention,
-      Duration inFlightWait, int maxAttempts) {
+      Duration inFlightWait, int maxAttempts, Duration statementTimeout) {
     this.dataSource = dataSource;
     this.store = store;
     this.clock = clock;
     this.retention = retention;
     this.inFlightWait = inFlightWait;
     this.maxAttempts = maxAttempts;
+    this.statementTimeout = statementTimeout;
   }
 
   /**
@@ -146,7 +148,12 @@ final class MutationService {
         }
         return run(c, mutator, actor, actorId, key, hash, digest, input);
       } finally {
-        advisory(c, "SELECT pg_advisory_unlock(?)", lockKey);
+        try {
+          advisory(c, "SELECT pg_advisory_unlock(?)", lockKey);
+        } catch (SQLException e) {
+          // The session is gone, and its lock with it; the answer above stands.
+          LOG.log(Level.DEBUG, "Releasing the key's advisory lock failed: " + e.getMessage());
+        }
       }
     } catch (SQLException e) {
       return new Answer(500, Responses.internal(e, "Calling mutator " + mutator.name()), 0, "failed");
@@ -162,6 +169,9 @@ final class MutationService {
           ? Connection.TRANSACTION_SERIALIZABLE : Connection.TRANSACTION_READ_COMMITTED);
       c.setAutoCommit(false);
       try {
+        try (Statement s = c.createStatement()) {
+          s.execute("SET LOCAL statement_timeout = " + Math.max(1, statementTimeout.toMillis()));
+        }
         try (PreparedStatement s = c.prepareStatement("SELECT pg_logical_emit_message(true, 'runnel.write', ?)")) {
           s.setString(1, digest);
           s.execute();
@@ -208,6 +218,12 @@ final class MutationService {
         if (retryable(e) && attempt < maxAttempts) {
           pause(attempt);
           continue;
+        }
+        if ("57014".equals(e.getSQLState())) {
+          HttpRefusal r = new HttpRefusal(504, ErrorCode.X_TIMEOUT, "A statement of mutator " + mutator.name()
+              + " ran longer than " + statementTimeout.toMillis() + " ms and was cancelled; nothing was written.",
+              "Retry later with the same key; if it repeats, make the mutator's statements faster (indexes).");
+          return new Answer(504, r.toJson().toString(), 0, "failed");
         }
         return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0, "failed");
       } catch (RuntimeException e) {

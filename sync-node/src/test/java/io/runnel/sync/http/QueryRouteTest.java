@@ -188,6 +188,22 @@ class QueryRouteTest {
     }
   }
 
+  @Test
+  void aMutatorStatementPastTheTimeoutIsCancelledAnswers504AndStoresNothing() throws Exception {
+    try (SyncNode strict = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
+        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0)
+        .mutationTimeout(Duration.ofMillis(100)).build()) {
+      strict.start();
+      String k = UUID.randomUUID().toString();
+      HttpCalls.Answer a = new HttpCalls(strict.port()).mutate("slowBump", "ada@acme", k, "{\"name\":\"slow\"}");
+      assertAll(
+          () -> assertEquals(504, a.status(), a.body()),
+          () -> assertEquals("X_TIMEOUT", a.field("code")),
+          () -> assertEquals(0, count("SELECT count(*) FROM counters WHERE name = 'slow'"), "nothing was written"),
+          () -> assertEquals(0, count("SELECT count(*) FROM runnel.idempotency WHERE key = '" + k + "'")));
+    }
+  }
+
   long count(String sql) throws Exception {
     try (Connection c = db.connect(); ResultSet r = c.createStatement().executeQuery(sql)) {
       r.next();
