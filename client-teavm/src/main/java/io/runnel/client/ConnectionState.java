@@ -1,0 +1,31 @@
+package io.runnel.client;
+
+/**
+ * The live connection as a page shows it: connecting, online, or offline until the next attempt. Each time the
+ * socket goes online its {@code epoch} grows, so work begun under an older connection can tell it was cut.
+ */
+public sealed interface ConnectionState permits ConnectionState.Connecting, ConnectionState.Online,
+    ConnectionState.Offline {
+
+  /**
+   * Opening a socket.
+   *
+   * @param epoch the count of connections so far
+   */
+  record Connecting(long epoch) implements ConnectionState {}
+
+  /**
+   * The socket is open and the node answered {@code hello}.
+   *
+   * @param epoch this connection's number, from 1
+   */
+  record Online(long epoch) implements ConnectionState {}
+
+  /**
+   * No socket; the next attempt is at {@code reconnectAt}.
+   *
+   * @param epoch the count of connections so far
+   * @param reconnectAt epoch milliseconds of the next attempt
+   */
+  record Offline(long epoch, long reconnectAt) implements ConnectionState {}
+}

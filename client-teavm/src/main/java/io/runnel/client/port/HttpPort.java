@@ -1,0 +1,45 @@
+package io.runnel.client.port;
+
+import io.runnel.wire.Nullable;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/** Makes HTTP calls to the node (mutator calls, tickets, one-shot reads); the browser's {@code fetch}. */
+public interface HttpPort {
+
+  /**
+   * One request.
+   *
+   * @param method {@code GET} or {@code POST}
+   * @param url the absolute URL
+   * @param headers request headers
+   * @param body the body, or null
+   */
+  record Request(String method, String url, Map<String, String> headers, @Nullable String body) {
+    /** Checks the parts and copies the headers. */
+    public Request {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(url, "url");
+      headers = Map.copyOf(headers);
+    }
+  }
+
+  /** How a request ended: an answer with a status, or no answer at all. */
+  sealed interface Outcome permits Answered, NetworkFailed {}
+
+  /**
+   * The node answered.
+   *
+   * @param status the HTTP status
+   * @param body the body text
+   * @param retryAfterSeconds the {@code Retry-After} header in seconds, or -1 when absent
+   */
+  record Answered(int status, String body, long retryAfterSeconds) implements Outcome {}
+
+  /** No answer: offline, DNS, a reset connection, a CORS refusal the page cannot read. */
+  record NetworkFailed(String reason) implements Outcome {}
+
+  /** Sends {@code request}; {@code done} is called once, on the client's thread. */
+  void send(Request request, Consumer<Outcome> done);
+}
