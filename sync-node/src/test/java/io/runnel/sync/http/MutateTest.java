@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.server.QueryHash;
 import io.runnel.sync.SocketClient;
 import io.runnel.sync.SyncNode;
-import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
@@ -42,26 +41,21 @@ import org.junit.jupiter.api.TestInstance;
 class MutateTest {
 
   TestDatabase db;
-  LiveFixtureAccess fixture;
+  WriteFixture world;
   SyncNode node;
   HttpCalls http;
 
   @BeforeAll
   void start(TestDatabase db) throws Exception {
     this.db = db;
-    WriteDeclarations.database = db;
-    db.execute(WriteDeclarations.SCHEMA);
-    fixture = LiveFixtureAccess.start(db, "writes", List.of(WriteDeclarations.NOTES_ENTITY));
-    node = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
-        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0).build();
-    node.start();
-    http = new HttpCalls(node.port());
+    world = new WriteFixture(db, "writes", "");
+    node = world.node;
+    http = world.http;
   }
 
   @AfterAll
   void stop() {
-    node.stop();
-    fixture.close();
+    world.close();
   }
 
   int counter(String name) throws Exception {

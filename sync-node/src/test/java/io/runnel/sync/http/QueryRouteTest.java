@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.sync.SyncNode;
-import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
@@ -38,26 +37,20 @@ import org.junit.jupiter.api.function.Executable;
 class QueryRouteTest {
 
   TestDatabase db;
-  LiveFixtureAccess fixture;
-  SyncNode node;
+  WriteFixture world;
   HttpCalls http;
 
   @BeforeAll
   void start(TestDatabase db) throws Exception {
     this.db = db;
-    db.execute(WriteDeclarations.SCHEMA);
-    db.execute("INSERT INTO notes VALUES (1, 'acme', 'ada', 'a1'), (2, 'acme', 'bob', 'b2'), (3, 'globex', 'gus', 'g3')");
-    fixture = LiveFixtureAccess.start(db, "reads", List.of(WriteDeclarations.NOTES_ENTITY));
-    node = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
-        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0).build();
-    node.start();
-    http = new HttpCalls(node.port());
+    world = new WriteFixture(db, "reads",
+        "INSERT INTO notes VALUES (1, 'acme', 'ada', 'a1'), (2, 'acme', 'bob', 'b2'), (3, 'globex', 'gus', 'g3');");
+    http = world.http;
   }
 
   @AfterAll
   void stop() {
-    node.stop();
-    fixture.close();
+    world.close();
   }
 
   HttpCalls.Answer read(String query, String input, String token) {
@@ -133,10 +126,7 @@ class QueryRouteTest {
 
   @Test
   void configuredOriginsGetCorsAndAPreflightOthersGetNeither() throws Exception {
-    try (SyncNode cors = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
-        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0)
-        .allowedOrigins(List.of("https://app.example.com")).build()) {
-      cors.start();
+    try (SyncNode cors = world.node(b -> b.allowedOrigins(List.of("https://app.example.com")))) {
       HttpCalls calls = new HttpCalls(cors.port());
       HttpCalls.Answer preflight = calls.method("OPTIONS", "/v1/mutate/bump", Map.of("Origin",
           "https://app.example.com", "Access-Control-Request-Method", "POST",
@@ -165,10 +155,7 @@ class QueryRouteTest {
   @Test
   void idempotencyRowsExpireAfterTheRetentionAndAreSwept() throws Exception {
     ManualClock clock = ManualClock.now();
-    try (SyncNode timed = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
-        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0)
-        .clock(clock).build()) {
-      timed.start();
+    try (SyncNode timed = world.node(b -> b.clock(clock))) {
       HttpCalls calls = new HttpCalls(timed.port());
       String kept = UUID.randomUUID().toString();
       String swept = UUID.randomUUID().toString();
@@ -190,10 +177,7 @@ class QueryRouteTest {
 
   @Test
   void aMutatorStatementPastTheTimeoutIsCancelledAnswers504AndStoresNothing() throws Exception {
-    try (SyncNode strict = SyncNode.builder().declarations(WriteDeclarations.declarations()).transport(fixture.bus())
-        .dataSource(fixture.pool()).authenticator(TestIdentities.authenticator()).listen("127.0.0.1", 0)
-        .mutationTimeout(Duration.ofMillis(100)).build()) {
-      strict.start();
+    try (SyncNode strict = world.node(b -> b.mutationTimeout(Duration.ofMillis(100)))) {
       String k = UUID.randomUUID().toString();
       HttpCalls.Answer a = new HttpCalls(strict.port()).mutate("slowBump", "ada@acme", k, "{\"name\":\"slow\"}");
       assertAll(
