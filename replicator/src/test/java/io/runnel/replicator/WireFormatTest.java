@@ -57,7 +57,7 @@ class WireFormatTest {
     byte[] bytes = ChangeEnvelope.encode(e, types);
     JsonObject json = (JsonObject) Json.parse(new String(bytes, StandardCharsets.UTF_8));
     assertAll(
-        () -> assertEquals(List.of("v", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
+        () -> assertEquals(List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
             "commitTime", "write", "producer", "seq", "source"), List.copyOf(json.members().keySet())),
         () -> assertEquals("{\"id\":\"9007199254740993\",\"title\":null,\"n\":\"0.10\"}", Json.write(json.get("row")),
             "values as PROTOCOL.md spells them"),
