@@ -5,14 +5,20 @@ import java.util.Objects;
 
 /**
  * The bus's subject names: {@code runnel.changes.<schema>.<table>}, each token percent-encoded so that {@code .},
- * {@code *}, {@code >} and spaces never appear in it; and NATS-style pattern matching.
+ * {@code *}, {@code >} and spaces never appear in it; {@code runnel.changes.position} for the replicator's position
+ * heartbeats, in the same ordered stream; and NATS-style pattern matching.
  */
 public final class Subjects {
 
   /** The prefix of every change subject. */
   public static final String CHANGES_PREFIX = "runnel.changes.";
-  /** The pattern a consumer subscribes to for every change, in order. */
+  /** The pattern a consumer subscribes to for every change, in order (position heartbeats included). */
   public static final String ALL_CHANGES = "runnel.changes.>";
+  /**
+   * The subject of the replicator's position heartbeats: one token after the prefix, so it never collides with a
+   * table's two ({@code <schema>.<table>}), and inside {@link #ALL_CHANGES}, so it is ordered with the changes.
+   */
+  public static final String POSITION = "runnel.changes.position";
 
   private Subjects() {}
 

@@ -15,7 +15,7 @@ public interface Transport extends AutoCloseable {
 
   /**
    * Publishes {@code payload} on {@code subject} ({@code runnel.changes.<schema>.<table>}, tokens built by
-   * {@link Subjects}). It may be buffered until {@link #flush}.
+   * {@link Subjects}, or {@link Subjects#POSITION}). It may be buffered until {@link #flush}.
    *
    * @throws TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) at once when the bus is down or refuses
    */

@@ -6,8 +6,8 @@ import java.util.Objects;
  * One message as a subscriber receives it.
  *
  * @param subject the subject it was published on
- * @param payload its bytes (the JSON envelope of {@code io.runnel.replicator.ChangeEnvelope} for change subjects); not copied, do not
- *     modify
+ * @param payload its bytes (on {@code runnel.changes.>}, a JSON envelope {@code io.runnel.replicator.BusEnvelope}
+ *     decodes); not copied, do not modify
  */
 public record TransportMessage(String subject, byte[] payload) {
 

@@ -3,7 +3,6 @@ package io.runnel.replicator;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
@@ -31,17 +30,19 @@ import java.util.function.Function;
  * envelope"). Rows are encoded per column type as {@code PROTOCOL.md} ("Values") says, so a consumer decodes them
  * with the entity's types.
  *
- * <pre>{@code {"v":1,"table":"public.posts","entity":"posts","op":"update","key":"…","row":{…},"old":null,
- *  "omitted":[],"lsn":"<24 hex>","xid":731,"last":true,"commitTime":1732880000000,"write":null,
+ * <pre>{@code {"v":1,"kind":"change","table":"public.posts","entity":"posts","op":"update","key":"…","row":{…},
+ *  "old":null,"omitted":[],"lsn":"<24 hex>","xid":731,"last":true,"commitTime":1732880000000,"write":null,
  *  "producer":"…","seq":42,"source":"replicator"}}</pre>
+ *
+ * <p>The same stream carries position heartbeats: a consumer of {@code runnel.changes.>} decodes with
+ * {@link BusEnvelope#decode}, which returns either.
  */
 public final class ChangeEnvelope {
 
-  /** The envelope's version field. */
-  public static final int VERSION = 1;
+  /** The envelope's version field (the bus envelope's, {@link BusEnvelope#VERSION}). */
+  public static final int VERSION = BusEnvelope.VERSION;
 
   private static final JsonFactory FACTORY = new JsonFactory();
-  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
   private ChangeEnvelope() {}
 
@@ -55,6 +56,7 @@ public final class ChangeEnvelope {
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.writeStartObject();
       g.writeNumberField("v", VERSION);
+      g.writeStringField("kind", BusEnvelope.KIND_CHANGE);
       g.writeStringField("table", event.table());
       g.writeStringField("entity", event.entity());
       g.writeStringField("op", event.op().wireName());
@@ -102,21 +104,21 @@ public final class ChangeEnvelope {
   }
 
   /**
-   * Decodes an envelope. Rows of an entity {@code entities} knows (by name) are typed through its columns; rows of
-   * any other table keep their JSON values.
+   * Decodes a change envelope. Rows of an entity {@code entities} knows (by name) are typed through its columns;
+   * rows of any other table keep their JSON values.
    *
    * @throws InputInvalidException ({@code X_INPUT_INVALID}, path "") for an envelope that is not this version's JSON
+   *     of a change (a position heartbeat included: decode the stream with {@link BusEnvelope#decode})
    */
   public static ChangeEvent decode(byte[] payload, Function<String, @Nullable EntityRef> entities) {
-    JsonNode n;
-    try {
-      n = MAPPER.readTree(payload);
-    } catch (IOException e) {
-      throw invalid("is not JSON: " + e.getMessage());
-    }
-    if (n == null || !n.isObject() || n.path("v").asInt(-1) != VERSION) {
-      throw invalid("is not a version " + VERSION + " change envelope");
-    }
+    return switch (BusEnvelope.decode(payload, entities)) {
+      case ChangeEvent change -> change;
+      case PositionEvent position -> throw BusEnvelope.invalid("is a position heartbeat, not a change");
+    };
+  }
+
+  /** The change a version 1 envelope's JSON tree holds. */
+  static ChangeEvent fromTree(JsonNode n, Function<String, @Nullable EntityRef> entities) {
     try {
       String entityName = text(n, "entity");
       EntityRef entity = entityName == null ? null : entities.apply(entityName);
@@ -140,8 +142,8 @@ public final class ChangeEnvelope {
           required(n, "producer"),
           n.path("seq").asLong(),
           ChangeEvent.Source.valueOf(required(n, "source").toUpperCase(java.util.Locale.ROOT)));
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw invalid("is malformed: " + e.getMessage());
+    } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
+      throw BusEnvelope.invalid("(a change) is malformed: " + e.getMessage());
     }
   }
 
@@ -197,10 +199,5 @@ public final class ChangeEnvelope {
   private static @Nullable String text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? null : v.asText();
-  }
-
-  private static InputInvalidException invalid(String problem) {
-    return new InputInvalidException("", "(a change envelope) " + problem,
-        "Publish change envelopes with ChangeEnvelope.encode; check that producer and consumer run the same version.");
   }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One row change, as the replicator publishes it on the bus ({@link io.runnel.bus.ChangeEnvelope} is its JSON).
+ * One row change, as the replicator publishes it on the bus ({@link ChangeEnvelope} is its JSON).
  *
  * @param table the table, {@code schema.table}
  * @param entity the declared entity's name, or null for a table no entity declares
@@ -25,7 +25,8 @@ import java.util.Objects;
  * @param write the write digest the transaction carries ({@code pg_logical_emit_message(true, 'runnel.write',
  *     <digest>)}), or null
  * @param producer the publishing process's id (a new one per process start)
- * @param seq this producer's message count, 1, 2, 3…, continuing across redials
+ * @param seq this producer's message count (changes and position heartbeats alike), 1, 2, 3…, continuing across
+ *     redials
  * @param source who produced it
  */
 public record ChangeEvent(
@@ -43,7 +44,7 @@ public record ChangeEvent(
     @Nullable String write,
     String producer,
     long seq,
-    Source source) {
+    Source source) implements BusMessage {
 
   /** Who produced a change. */
   public enum Source {

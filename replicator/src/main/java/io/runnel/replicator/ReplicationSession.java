@@ -26,6 +26,14 @@ import org.postgresql.replication.PGReplicationStream;
  * of it, so a change the bus did not take is sent again after a redial (with the identical LSN). Confirmations
  * are batched: after 100 ms or 1,000 commits, and at once when the stream goes idle. pgjdbc answers the server's
  * keepalives only inside {@code readPending}, which this loop keeps calling, idle or not.
+ *
+ * <p>Position heartbeat: the walsender reads the whole WAL, and sends a keepalive carrying how far it has read each
+ * time it waits for more while this client has not acknowledged that far; pgjdbc raises
+ * {@code getLastReceiveLSN()} to it (and, after a commit, that is the commit's end). When the stream is idle (no
+ * transaction open, so everything received is published) and that position passed the last one sent, a
+ * {@link PositionEvent} goes out on {@link Subjects#POSITION}, at most one every 10 ms: every change with a commit
+ * LSN below it is on the bus before it. It takes the producer's next {@code seq} like a change, so consumers count
+ * it in their gap check, and it is flushed at once, so a consumer hears it even when no change follows.
  */
 final class ReplicationSession implements AutoCloseable {
 
@@ -35,6 +43,8 @@ final class ReplicationSession implements AutoCloseable {
   private static final long IN_TRANSACTION_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
   private static final long CONFIRM_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final int CONFIRM_EVERY_COMMITS = 1_000;
+  /** At most one position heartbeat this often: the most a client waits, past the WAL itself, to settle a write. */
+  private static final long POSITION_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   /** Where the session reports progress. */
   interface Progress {
@@ -51,20 +61,29 @@ final class ReplicationSession implements AutoCloseable {
   private final Duration flushDeadline;
   private final TransactionAssembler assembler;
   private final Progress progress;
+  private final Producer producer = Producer.PROCESS;
+  private final WalLayout layout;
   private @Nullable Lsn unconfirmed;
   private long unconfirmedCommitMillis;
   private int commitsSinceConfirm;
   private long lastConfirmNanos = System.nanoTime();
   private Lsn confirmedLsn;
+  /** The position of the last heartbeat this session sent; the stream's start before the first. */
+  private Lsn positionSent;
+  private long lastPositionNanos = System.nanoTime() - POSITION_EVERY_NANOS;
 
   private ReplicationSession(Connection connection, PGReplicationStream stream, Transport transport,
-      Duration flushDeadline, Function<String, @Nullable Entity> entities, Progress progress) {
+      Duration flushDeadline, Function<String, @Nullable Entity> entities, Progress progress, WalLayout layout,
+      Lsn start) {
     this.connection = connection;
     this.stream = stream;
     this.transport = transport;
     this.flushDeadline = flushDeadline;
     this.progress = progress;
-    this.assembler = new TransactionAssembler(entities, Producer.PROCESS, (event, schema) -> {
+    this.layout = layout;
+    this.confirmedLsn = start;
+    this.positionSent = start;
+    this.assembler = new TransactionAssembler(entities, producer, (event, schema) -> {
       String[] parts = event.table().split("\\.", 2);
       transport.publish(Subjects.changes(parts[0], parts[1]), ChangeEnvelope.encode(event, schema.columnTypes()));
       progress.published();
@@ -72,13 +91,13 @@ final class ReplicationSession implements AutoCloseable {
   }
 
   /**
-   * Opens the stream on {@code slot} from {@code start}.
+   * Opens the stream on {@code slot} from {@code start}; {@code layout} is the server's WAL page geometry.
    *
    * @throws SQLException when the connection or the stream cannot be opened
    */
   static ReplicationSession open(String jdbcUrl, Properties replicationProperties, String slot, String publication,
       Lsn start, Transport transport, Duration flushDeadline, Function<String, @Nullable Entity> entities,
-      Progress progress) throws SQLException {
+      Progress progress, WalLayout layout) throws SQLException {
     Connection c = DriverManager.getConnection(jdbcUrl, replicationProperties);
     try {
       PGReplicationStream s = c.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
@@ -90,9 +109,7 @@ final class ReplicationSession implements AutoCloseable {
           .withStatusInterval(10, TimeUnit.SECONDS)
           .withAutomaticFlush(false)
           .start();
-      ReplicationSession session = new ReplicationSession(c, s, transport, flushDeadline, entities, progress);
-      session.confirmedLsn = start;
-      return session;
+      return new ReplicationSession(c, s, transport, flushDeadline, entities, progress, layout, start);
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
@@ -113,8 +130,7 @@ final class ReplicationSession implements AutoCloseable {
         if (assembler.inTransaction()) {
           LockSupport.parkNanos(IN_TRANSACTION_PARK_NANOS);
         } else {
-          confirm();
-          confirmKeepalive();
+          idle();
           LockSupport.parkNanos(IDLE_PARK_NANOS);
         }
         continue;
@@ -129,6 +145,42 @@ final class ReplicationSession implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Between transactions, with everything received published: sends a position heartbeat when due, confirms what
+   * is unconfirmed (flushing the bus, the heartbeat with it), and confirms a keepalive's position when due.
+   */
+  private void idle() throws SQLException {
+    boolean heartbeat = publishPosition();
+    if (unconfirmed != null) {
+      confirm();
+    } else if (heartbeat) {
+      transport.flush(flushDeadline);
+    }
+    confirmKeepalive();
+  }
+
+  /**
+   * Publishes a position heartbeat when the server's reported position passed the last one sent, at most one every
+   * {@link #POSITION_EVERY_NANOS}; returns whether it did. A position on a page boundary is moved past the page's
+   * header ({@link WalLayout#recordStart}), where no record can start, so it compares with
+   * {@code pg_current_wal_insert_lsn()}.
+   */
+  private boolean publishPosition() {
+    long now = System.nanoTime();
+    if (now - lastPositionNanos < POSITION_EVERY_NANOS) {
+      return false;
+    }
+    Lsn through = layout.recordStart(new Lsn(stream.getLastReceiveLSN().asLong()));
+    if (through.compareTo(positionSent) <= 0) {
+      return false;
+    }
+    transport.publish(Subjects.POSITION,
+        BusEnvelope.encode(new PositionEvent(through, producer.id(), producer.nextSeq())));
+    positionSent = through;
+    lastPositionNanos = now;
+    return true;
   }
 
   private void confirm() throws SQLException {

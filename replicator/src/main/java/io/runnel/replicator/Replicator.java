@@ -187,6 +187,7 @@ public final class Replicator implements AutoCloseable {
     props.setProperty("replication", "database");
     props.setProperty("assumeMinServerVersion", "10");
     props.setProperty("preferQueryMode", "simple");
+    WalLayout layout = WalLayout.read(lockConnection);
     try (ReplicationSession session = ReplicationSession.open(replication.jdbcUrl(), props, slot, publication, start,
         transport, flushDeadline, entityByTable::get, new ReplicationSession.Progress() {
           @Override
@@ -202,7 +203,7 @@ public final class Replicator implements AutoCloseable {
           public void published() {
             published.incrementAndGet();
           }
-        })) {
+        }, layout)) {
       state = ReplicatorStats.State.STREAMING;
       lastFailure = null;
       Thread w = Thread.ofVirtual().name("runnel-replicator-watchdog").start(watchdog);

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A replicator on a test database publishing to a real in-process bus, with a subscriber that decodes every
- * envelope into a queue the test reads from.
+ * envelope: changes into a queue the test reads from, position heartbeats into another, and every message in bus
+ * order into a third.
  */
 final class Harness implements AutoCloseable {
 
@@ -27,6 +28,8 @@ final class Harness implements AutoCloseable {
 
   final InProcessTransport bus;
   final BlockingQueue<ChangeEvent> events = new LinkedBlockingQueue<>();
+  final BlockingQueue<PositionEvent> positions = new LinkedBlockingQueue<>();
+  final List<BusMessage> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
   final Replicator replicator;
   private final Map<String, EntityRef> refs = new HashMap<>();
 
@@ -36,7 +39,14 @@ final class Harness implements AutoCloseable {
     for (Entity e : entities) {
       refs.put(e.name(), e.ref());
     }
-    bus.subscribe(Subjects.ALL_CHANGES, m -> events.add(ChangeEnvelope.decode(m.payload(), refs::get)));
+    bus.subscribe(Subjects.ALL_CHANGES, m -> {
+      BusMessage message = BusEnvelope.decode(m.payload(), refs::get);
+      messages.add(message);
+      switch (message) {
+        case ChangeEvent change -> events.add(change);
+        case PositionEvent position -> positions.add(position);
+      }
+    });
     this.replicator = Replicator.builder().database(url).slot(slot).publication(slot).entities(entities)
         .transport(publishVia).standbyRetry(standbyRetry).backoff(Duration.ofMillis(50), Duration.ofMillis(500))
         .flushDeadline(Duration.ofSeconds(2)).build();

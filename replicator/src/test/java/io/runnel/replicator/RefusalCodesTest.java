@@ -45,7 +45,7 @@ class RefusalCodesTest {
     assertAll(
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, notJson.code()),
         () -> assertEquals("", notJson.path()),
-        () -> assertTrue(notJson.cause().contains("change envelope"), notJson.cause()),
+        () -> assertTrue(notJson.cause().contains("bus envelope"), notJson.cause()),
         () -> assertTrue(otherVersion.cause().contains("version"), otherVersion.cause()),
         () -> assertEquals("", missing.path()));
   }

@@ -44,6 +44,18 @@ class WireFormatTest {
   }
 
   @Test
+  void aPositionOnAWalPageBoundaryMovesPastThatPagesHeaderAndNoFurther() {
+    WalLayout layout = new WalLayout(8192, 16L * 1024 * 1024);
+    assertAll(
+        () -> assertEquals(Lsn.parse("0/1A2B3C8"), layout.recordStart(Lsn.parse("0/1A2B3C8")), "mid-page: itself"),
+        () -> assertEquals(Lsn.parse("0/1A2C018"), layout.recordStart(Lsn.parse("0/1A2C000")), "a page: +24"),
+        () -> assertEquals(Lsn.parse("0/2000028"), layout.recordStart(Lsn.parse("0/2000000")), "a segment: +40"),
+        () -> assertEquals(Lsn.ZERO, layout.recordStart(Lsn.ZERO)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new WalLayout(8000, 16L * 1024 * 1024)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new WalLayout(8192, 4096)));
+  }
+
+  @Test
   void anEnvelopeRoundTripsWithStableFieldNames() {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put("id", 9007199254740993L);
@@ -57,7 +69,7 @@ class WireFormatTest {
     byte[] bytes = ChangeEnvelope.encode(e, types);
     JsonObject json = (JsonObject) Json.parse(new String(bytes, StandardCharsets.UTF_8));
     assertAll(
-        () -> assertEquals(List.of("v", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
+        () -> assertEquals(List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
             "commitTime", "write", "producer", "seq", "source"), List.copyOf(json.members().keySet())),
         () -> assertEquals("{\"id\":\"9007199254740993\",\"title\":null,\"n\":\"0.10\"}", Json.write(json.get("row")),
             "values as PROTOCOL.md spells them"),

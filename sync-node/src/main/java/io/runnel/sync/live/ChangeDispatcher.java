@@ -2,8 +2,10 @@ package io.runnel.sync.live;
 
 import io.runnel.bus.TransportMessage;
 import io.runnel.dsl.EntityRef;
-import io.runnel.replicator.ChangeEnvelope;
+import io.runnel.replicator.BusEnvelope;
+import io.runnel.replicator.BusMessage;
 import io.runnel.replicator.ChangeEvent;
+import io.runnel.replicator.PositionEvent;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -21,6 +23,11 @@ import java.util.function.Function;
  * change of the transaction gets them as one delivery, so it can make one patch of them. A change whose LSN is not
  * above the highest seen is a redelivery and is dropped (the replicator delivers at least once, with identical
  * LSNs). Changes the record publisher sent carry no WAL position and never reach windows.
+ *
+ * <p>A replicator position heartbeat ({@link PositionEvent}) arrives between transactions and says every change
+ * below its point was published before it: it raises the highest position seen (a change below it is a
+ * redelivery) and, once the windows handled every earlier transaction, the delivered position. It counts in the
+ * producer's sequence like a change.
  */
 final class ChangeDispatcher implements Consumer<TransportMessage> {
 
@@ -52,32 +59,37 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
     this.onGap = onGap;
   }
 
-  /** The LSN of the last transaction handed to windows (empty before the first). */
+  /**
+   * The LSN of the last transaction handed to windows, or the point of a later position heartbeat (empty before
+   * the first of either): everything below it has been handed out.
+   */
   String dispatched() {
     return dispatched;
   }
 
   /**
-   * Checks that the producer's {@code seq} continues: a hole (a message lost on the way) or a new producer after
-   * another was already read (a replicator restart) is a gap, and every window is re-read.
+   * Checks that the producer's {@code seq} continues, counting changes and heartbeats alike: a hole (a message lost
+   * on the way) or a new producer after another was already read (a replicator restart) is a gap, and every window
+   * is re-read.
    */
-  private void checkSequence(ChangeEvent change) {
-    Long last = producers.get(change.producer());
+  private void checkSequence(BusMessage message) {
+    Long last = producers.get(message.producer());
     if (last == null) {
       boolean another = !producers.isEmpty();
-      producers.put(change.producer(), change.seq());
+      producers.put(message.producer(), message.seq());
       if (another) {
-        LOG.log(Level.WARNING, "A new replicator producer " + change.producer() + " appeared: re-reading every window");
+        LOG.log(Level.WARNING, "A new replicator producer " + message.producer()
+            + " appeared: re-reading every window");
         onGap.run();
       }
       return;
     }
-    if (change.seq() <= last) {
+    if (message.seq() <= last) {
       return;
     }
-    producers.put(change.producer(), change.seq());
-    if (change.seq() != last + 1) {
-      LOG.log(Level.WARNING, "Producer " + change.producer() + " skipped from seq " + last + " to " + change.seq()
+    producers.put(message.producer(), message.seq());
+    if (message.seq() != last + 1) {
+      LOG.log(Level.WARNING, "Producer " + message.producer() + " skipped from seq " + last + " to " + message.seq()
           + ": re-reading every window");
       onGap.run();
     }
@@ -85,13 +97,45 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
 
   @Override
   public void accept(TransportMessage message) {
-    ChangeEvent change;
+    BusMessage decoded;
     try {
-      change = ChangeEnvelope.decode(message.payload(), entities);
+      decoded = BusEnvelope.decode(message.payload(), entities);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Dropped an undecodable change on " + message.subject() + ": " + e.getMessage());
+      LOG.log(Level.WARNING, "Dropped an undecodable bus message on " + message.subject() + ": " + e.getMessage());
       return;
     }
+    switch (decoded) {
+      case ChangeEvent change -> change(change);
+      case PositionEvent position -> position(position);
+    }
+  }
+
+  /**
+   * A position heartbeat: every change below its point is already here. Once every earlier transaction is handled
+   * by its windows, the point is the delivered position.
+   */
+  private void position(PositionEvent position) {
+    checkSequence(position);
+    String point = position.point();
+    if (point.compareTo(highest) <= 0) {
+      return;
+    }
+    if (currentCommit != null) {
+      // The replicator says the open transaction was published whole, so its end was lost on the way: the sequence
+      // check saw the hole and every window re-reads. Its partial changes go.
+      LOG.log(Level.WARNING, "Transaction " + currentCommit + " lost its end before position " + point
+          + ": dropped its partial changes");
+      transaction.clear();
+      current.clear();
+      currentCommit = null;
+      overflow = false;
+    }
+    highest = point;
+    delivered.passed(point);
+    dispatched = point;
+  }
+
+  private void change(ChangeEvent change) {
     if (change.source() != ChangeEvent.Source.REPLICATOR) {
       return;
     }

@@ -9,12 +9,15 @@ import java.util.Deque;
  * nothing it holds).
  *
  * <p>The dispatcher records each transaction with the number of windows it was handed to; each window reports
- * when it has handled it. The position is the last transaction before the first one still being handled.
+ * when it has handled it. The position is the last transaction before the first one still being handled. A
+ * replicator position heartbeat ({@link #passed}) is recorded the same way with no windows: it becomes the
+ * position once every transaction before it is handled. Positions are 24-hex strings, so a heartbeat's point
+ * ({@code …00000000}) and a row's LSN compare as text; the position never goes backwards.
  */
 final class DeliveredPosition {
 
   private static final class Pending {
-    final String lsn;
+    String lsn;
     int windows;
 
     Pending(String lsn, int windows) {
@@ -28,12 +31,31 @@ final class DeliveredPosition {
 
   /** A transaction ending at {@code lsn} was handed to {@code windows} windows. */
   synchronized void dispatched(String lsn, int windows) {
-    if (windows == 0 && pending.isEmpty()) {
-      position = lsn;
-      return;
+    if (windows == 0) {
+      if (pending.isEmpty()) {
+        raise(lsn);
+        return;
+      }
+      Pending last = pending.peekLast();
+      if (last.windows <= 0) {
+        // Nothing left to wait for at the tail: one entry stands for both, so heartbeats behind a slow window
+        // do not pile up.
+        if (lsn.compareTo(last.lsn) > 0) {
+          last.lsn = lsn;
+        }
+        return;
+      }
     }
     pending.addLast(new Pending(lsn, windows));
     advance();
+  }
+
+  /**
+   * The bus passed {@code point} (24 hex, ending in {@code 00000000}): every transaction committed below it was
+   * dispatched before this call, so once those are handled, the position is {@code point}.
+   */
+  synchronized void passed(String point) {
+    dispatched(point, 0);
   }
 
   /** One window handled the transaction ending at {@code lsn}. */
@@ -49,7 +71,13 @@ final class DeliveredPosition {
 
   private void advance() {
     while (!pending.isEmpty() && pending.peekFirst().windows <= 0) {
-      position = pending.removeFirst().lsn;
+      raise(pending.removeFirst().lsn);
+    }
+  }
+
+  private void raise(String lsn) {
+    if (lsn.compareTo(position) > 0) {
+      position = lsn;
     }
   }
 

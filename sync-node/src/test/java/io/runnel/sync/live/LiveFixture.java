@@ -12,7 +12,7 @@ import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
-import io.runnel.replicator.ChangeEnvelope;
+import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
@@ -59,8 +59,7 @@ final class LiveFixture implements AutoCloseable {
     config.setMaximumPoolSize(8);
     this.pool = new HikariDataSource(config);
     bus.subscribe(Subjects.ALL_CHANGES, m -> {
-      ChangeEvent e = ChangeEnvelope.decode(m.payload(), n -> null);
-      if (e.last()) {
+      if (BusEnvelope.decode(m.payload(), n -> null) instanceof ChangeEvent e && e.last()) {
         lastLsnByXid.put(e.xid(), e.lsn());
       }
     });
@@ -120,7 +119,12 @@ final class LiveFixture implements AutoCloseable {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    await(what, WAIT, condition);
+  }
+
+  /** Polls {@code condition} until it holds, failing once {@code within} has passed. */
+  static void await(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);

@@ -1,0 +1,93 @@
+package io.runnel.replicator;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The bus envelope's two kinds: the position heartbeat's golden bytes, the change it tells apart, and refusals. */
+class BusEnvelopeTest {
+
+  static final String GOLDEN_POSITION =
+      "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"producer\":\"5f0c2a9e81d4b3a7\",\"seq\":43}";
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static BusMessage decode(String json) {
+    return BusEnvelope.decode(utf8(json), name -> null);
+  }
+
+  @Test
+  void aPositionHeartbeatEncodesToItsGoldenBytesAndDecodesBack() {
+    PositionEvent p = new PositionEvent(Lsn.parse("16/B374D8A0"), "5f0c2a9e81d4b3a7", 43);
+    assertAll(
+        () -> assertEquals(GOLDEN_POSITION, new String(BusEnvelope.encode(p), StandardCharsets.UTF_8)),
+        () -> assertEquals(p, decode(GOLDEN_POSITION)),
+        () -> assertEquals("00000016b374d8a000000000", p.point()),
+        () -> assertEquals(43, switch (decode(GOLDEN_POSITION)) {
+          case PositionEvent position -> position.seq();
+          case ChangeEvent change -> -1L;
+        }));
+  }
+
+  @Test
+  void aChangeEnvelopeWithOrWithoutKindDecodesAsAChange() {
+    String legacy = "{\"v\":1,\"table\":\"public.t\",\"entity\":null,\"op\":\"insert\",\"key\":\"1\",\"row\":{\"id\":1},"
+        + "\"old\":null,\"omitted\":[],\"lsn\":\"00000016b374d84800000001\",\"xid\":7,\"last\":true,"
+        + "\"commitTime\":1,\"write\":null,\"producer\":\"p\",\"seq\":2,\"source\":\"replicator\"}";
+    String tagged = legacy.replace("{\"v\":1,", "{\"v\":1,\"kind\":\"change\",");
+    ChangeEvent before = assertInstanceOf(ChangeEvent.class, decode(legacy), "written before kinds existed");
+    assertAll(
+        () -> assertEquals(before, decode(tagged)),
+        () -> assertEquals("00000016b374d84800000001", before.lsn()),
+        () -> assertEquals(2, before.seq()));
+  }
+
+  @Test
+  void aMalformedOrUnknownEnvelopeIsAnInputErrorNamingTheProblem() {
+    List<String> bad = List.of(
+        "not json",
+        "{\"v\":2,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"producer\":\"p\",\"seq\":1}",
+        "{\"v\":1,\"kind\":\"wave\"}",
+        "{\"v\":1,\"kind\":7}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000001\",\"producer\":\"p\",\"seq\":1}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016B374D8A000000000\",\"producer\":\"p\",\"seq\":1}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"000000000000000000000000\",\"producer\":\"p\",\"seq\":1}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"seq\":1}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"producer\":\"p\",\"seq\":0}",
+        "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"producer\":\"p\",\"seq\":\"1\"}",
+        "{\"v\":1,\"kind\":\"change\",\"table\":\"t\"}",
+        "{\"v\":1,\"table\":\"public.t\",\"op\":\"insert\",\"row\":[1],\"lsn\":\"00000016b374d84800000001\","
+            + "\"producer\":\"p\",\"seq\":1,\"source\":\"replicator\"}");
+    for (String json : bad) {
+      InputInvalidException e = assertThrows(InputInvalidException.class, () -> decode(json), json);
+      assertAll(json,
+          () -> assertEquals(ErrorCode.X_INPUT_INVALID, e.code()),
+          () -> assertEquals("", e.path()));
+    }
+  }
+
+  @Test
+  void aPositionIsNotAChangeToTheChangeOnlyDecoder() {
+    InputInvalidException e = assertThrows(InputInvalidException.class,
+        () -> ChangeEnvelope.decode(utf8(GOLDEN_POSITION), name -> null));
+    assertEquals(ErrorCode.X_INPUT_INVALID, e.code());
+  }
+
+  @Test
+  void aPositionNamesAWalPositionAProducerAndASeqFromOne() {
+    assertAll(
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.ZERO, "p", 1)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "", 1)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "p", 0)),
+        () -> assertThrows(NullPointerException.class, () -> new PositionEvent(null, "p", 1)));
+  }
+}
