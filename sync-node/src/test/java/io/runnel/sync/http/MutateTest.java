@@ -310,6 +310,23 @@ class MutateTest {
   }
 
   @Test
+  void aWriteThatChangesNothingASocketSeesIsSettledByTheHelloLsnReachingItsAnswerLsn() throws Exception {
+    SocketClient ada = SocketClient.open(node.port(), Map.of("Authorization", "Bearer ada@settle"));
+    ada.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
+    assertEquals("snapshot", str(ada.next(), "t"));
+    HttpCalls.Answer a = http.mutate("bump", "ada@settle", key(), "{\"name\":\"unseen\"}");
+    String lsn = a.field("lsn");
+    io.runnel.sync.live.LiveFixtureAccess.await("the node delivers through " + lsn,
+        () -> node.live().deliveredPosition().compareTo(lsn) >= 0);
+    ada.send("{\"t\":\"hello\",\"v\":1}");
+    JsonObject hello = ada.next();
+    assertAll(
+        () -> assertEquals("hello", str(hello, "t"), "no patch came: the write changed nothing ada sees"),
+        () -> assertTrue(str(hello, "lsn").compareTo(lsn) >= 0, "hello " + hello + " settles the answer at " + lsn));
+    ada.close();
+  }
+
+  @Test
   void metricsCountCallsByMutatorAndOutcomeAndRefusalsByCode() throws Exception {
     String k = key();
     http.mutate("bump", "ada@acme", k, "{\"name\":\"metered\"}");

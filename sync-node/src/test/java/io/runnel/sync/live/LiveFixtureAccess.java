@@ -35,6 +35,11 @@ public final class LiveFixtureAccess implements AutoCloseable {
     return fixture.commit(sql);
   }
 
+  /** Polls {@code condition} until it holds, failing the test after the fixture's deadline. */
+  public static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+    LiveFixture.await(what, condition);
+  }
+
   @Override
   public void close() {
     fixture.close();
