@@ -29,8 +29,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * {@code GET /v1/query} (policy, tenant and row rule, as a live subscription applies them), CORS for configured
- * origins, and the retention of idempotency rows, on a real PostgreSQL.
+ * {@code GET /v1/query} (policy, tenant and row rule, as a live subscription applies them), and what takes a node of
+ * its own: CORS for configured origins, the retention of idempotency rows, the statement timeout, one key called on
+ * two nodes at once; on a real PostgreSQL.
  */
 @FreshDatabase
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -185,6 +186,30 @@ class QueryRouteTest {
           () -> assertEquals("X_TIMEOUT", a.field("code")),
           () -> assertEquals(0, count("SELECT count(*) FROM counters WHERE name = 'slow'"), "nothing was written"),
           () -> assertEquals(0, count("SELECT count(*) FROM runnel.idempotency WHERE key = '" + k + "'")));
+    }
+  }
+
+  @Test
+  void twoNodesCalledWithOneKeyAtOnceRunItOnceAndTheOtherAnswersInFlightOrTheSameAnswer() throws Exception {
+    String k = UUID.randomUUID().toString();
+    try (SyncNode second = world.node(b -> b)) {
+      HttpCalls other = new HttpCalls(second.port());
+      java.util.concurrent.CompletableFuture<HttpCalls.Answer> onFirst = java.util.concurrent.CompletableFuture
+          .supplyAsync(() -> http.mutate("slowBump", "ada@acme", k, "{\"name\":\"two-nodes\"}"));
+      java.util.concurrent.CompletableFuture<HttpCalls.Answer> onSecond = java.util.concurrent.CompletableFuture
+          .supplyAsync(() -> other.mutate("slowBump", "ada@acme", k, "{\"name\":\"two-nodes\"}"));
+      HttpCalls.Answer a = onFirst.get();
+      HttpCalls.Answer b = onSecond.get();
+      HttpCalls.Answer winner = a.status() == 200 ? a : b;
+      HttpCalls.Answer loser = winner == a ? b : a;
+      HttpCalls.Answer retried = loser.status() == 409
+          ? (loser == a ? http : other).mutate("slowBump", "ada@acme", k, "{\"name\":\"two-nodes\"}") : loser;
+      assertAll(
+          () -> assertEquals(200, winner.status(), winner.body()),
+          () -> assertTrue(loser.status() == 200 || loser.status() == 409 && "1".equals(loser.header("Retry-After"))
+              && "X_IDEMPOTENCY_IN_FLIGHT".equals(loser.field("code")), loser.body()),
+          () -> assertEquals(winner.body(), retried.body(), "a retry of the 409 answers the first answer"),
+          () -> assertEquals(1, count("SELECT n FROM counters WHERE name = 'two-nodes'"), "the function ran once"));
     }
   }
 
