@@ -64,6 +64,13 @@ final class WriteDeclarations {
   static final MutatorRef<NoteIn> CLAIM = MutatorRef.of("claim", NoteIn.CODEC);
   static final MutatorRef<NoteIn> EXPLODE = MutatorRef.of("explode", NoteIn.CODEC);
   static final MutatorRef<NoInput> ADMIN_ONLY = MutatorRef.of("adminOnly", NoInput.CODEC);
+  static final MutatorRef<NoteIn> CRASH = MutatorRef.of("crash", NoteIn.CODEC);
+  static final MutatorRef<ScaleIn> SCALE = MutatorRef.of("scale", ScaleIn.CODEC);
+
+  record ScaleIn(double factor) {
+    static final JsonCodec<ScaleIn> CODEC = JsonCodec.object(r -> new ScaleIn(r.float8("factor")),
+        (in, w) -> w.put("factor", io.runnel.wire.JsonNumber.of(in.factor())));
+  }
 
   /** Counts the runs of the server functions that the tests must see run once, or not again. */
   static final AtomicInteger CLAIM_RUNS = new AtomicInteger();
@@ -130,6 +137,11 @@ final class WriteDeclarations {
           ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
           throw new IllegalStateException("secret internal detail");
         }))
+        .mutator(Mutator.of(CRASH).policy(Policy.authenticated()).server((ctx, in) -> {
+          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
+          throw new AssertionError("an Error, not an Exception, after the insert");
+        }))
+        .mutator(Mutator.of(SCALE).policy(Policy.authenticated()).server((ctx, in) -> "scaled"))
         .mutator(Mutator.of(ADMIN_ONLY).policy(Policy.can("admin")).server((ctx, in) -> "ok"))
         .build();
   }
