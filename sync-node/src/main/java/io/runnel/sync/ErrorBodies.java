@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class ErrorBodies {
 
+  private static final System.Logger LOG = System.getLogger(ErrorBodies.class.getName());
+
   private ErrorBodies() {}
 
   /** A refusal before the upgrade: {@code error}'s status and JSON body, costing no socket. */
@@ -36,7 +38,7 @@ final class ErrorBodies {
   /** The direct handler: a JSON message is sent as the body; anything else is wrapped in a coded body. */
   static DirectHandler handler() {
     return (request, type, status, headers, message) -> {
-      String body = message != null && message.startsWith("{") ? message : wrap(status, message);
+      String body = message != null && message.startsWith("{") ? message : wrap(request.path(), status, message);
       ServerResponseHeaders h = headers;
       h.set(HeaderNames.CONTENT_TYPE, "application/json");
       return DirectHandler.TransportResponse.builder()
@@ -48,19 +50,33 @@ final class ErrorBodies {
     };
   }
 
-  private static String wrap(Status status, String message) {
-    ErrorCode code = switch (status.code()) {
-      case 403 -> ErrorCode.X_SOCKET_ORIGIN_REFUSED;
-      case 413 -> ErrorCode.X_PAYLOAD_TOO_LARGE;
-      case 401 -> ErrorCode.X_SOCKET_UNAUTHENTICATED;
-      case 400 -> ErrorCode.X_FRAME_INVALID;
-      default -> ErrorCode.X_INTERNAL;
-    };
-    String cause = message == null || message.isBlank() ? status.reasonPhrase() : message;
-    return JsonObject.builder().put("code", code.name()).put("cause", cause + ".")
-        .put("fix", code == ErrorCode.X_SOCKET_ORIGIN_REFUSED
-            ? "Connect from an origin the node admits, or add it to the node's allowed origins."
-            : "Check the request against PROTOCOL.md.")
-        .build().toString();
+  /** The coded body of a refusal Helidon made itself, for a request to {@code path} (empty when unknown). */
+  static String wrap(String path, Status status, String message) {
+    boolean socket = path != null && path.startsWith("/v1/sync");
+    String cause = (message == null || message.isBlank() ? status.reasonPhrase() : message) + ".";
+    JsonObject.Builder b = JsonObject.builder();
+    switch (status.code()) {
+      // Helidon's own 403 is its WebSocket origin check, which names no path: the routes send their own 403s.
+      case 403 -> b.put("code", (socket || path == null || path.isEmpty()
+              ? ErrorCode.X_SOCKET_ORIGIN_REFUSED : ErrorCode.X_ORIGIN_REFUSED).name())
+          .put("cause", cause)
+          .put("fix", "Connect from an origin the node admits, or add it to the node's allowed origins.");
+      case 413 -> b.put("code", ErrorCode.X_PAYLOAD_TOO_LARGE.name()).put("cause", cause)
+          .put("fix", "Send a body of at most 1 MiB.");
+      case 401 -> b.put("code", ErrorCode.X_SOCKET_UNAUTHENTICATED.name()).put("cause", cause)
+          .put("fix", "Send Authorization: Bearer <token>, the runnel_session cookie, or a ticket.");
+      case 414, 431 -> b.put("code", ErrorCode.X_INPUT_INVALID.name()).put("cause", cause)
+          .put("fix", "Shorten the request line or headers: a query's ?input= may be at most 64 KiB URL-encoded.");
+      case 400 -> b.put("code", (socket ? ErrorCode.X_FRAME_INVALID : ErrorCode.X_INPUT_INVALID).name())
+          .put("cause", cause).put("fix", "Check the request against PROTOCOL.md.");
+      default -> {
+        String errorId = java.util.UUID.randomUUID().toString();
+        LOG.log(System.Logger.Level.ERROR, "errorId=" + errorId + ": the HTTP stack answered " + status + " for "
+            + path + ": " + message);
+        b.put("code", ErrorCode.X_INTERNAL.name()).put("cause", status.reasonPhrase() + " (errorId " + errorId + ").")
+            .put("fix", "Retry later; if it keeps failing, report the errorId.").put("errorId", errorId);
+      }
+    }
+    return b.build().toString();
   }
 }

@@ -116,6 +116,8 @@ public final class SyncNode implements AutoCloseable {
         .host(host)
         .port(requestedPort)
         .maxPayloadSize(HttpApi.MAX_BODY_BYTES)
+        .addProtocol(io.helidon.webserver.http1.Http1Config.builder().maxPrologueLength(HttpApi.MAX_REQUEST_LINE)
+            .build())
         .connectionOptions(o -> {
           if (socketSendBuffer > 0) {
             o.socketSendBufferSize(socketSendBuffer);
@@ -128,6 +130,7 @@ public final class SyncNode implements AutoCloseable {
             .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler())
             .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler())
             .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler())
+            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler())
             .build())
         .routing(r -> {
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))

@@ -97,7 +97,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     } catch (Exception e) {
       node.metrics().refused(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE.name());
       throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
-          "The authenticator could not decide: " + e.getMessage(), "Retry after a few seconds."),
+          io.runnel.sync.auth.AuthUnavailable.cause(e), "Retry after a few seconds."),
           Status.SERVICE_UNAVAILABLE_503, true);
     }
     if (g == null || g.expiresAt() <= node.clock().millis()) {

@@ -80,7 +80,7 @@ public final class Mutator<I> {
   }
 
   /** Whether the mutator runs at {@code SERIALIZABLE} isolation. */
-  public boolean isSerializable() {
+  public boolean runsSerializable() {
     return serializable;
   }
 

@@ -56,7 +56,10 @@ import javax.sql.DataSource;
 public final class HttpApi {
 
   /** The largest request body read, 1 MiB ({@code PROTOCOL.md}, "Codes": {@code X_PAYLOAD_TOO_LARGE}). */
-  public static final int MAX_BODY_BYTES = 1 << 20;
+  public static final int MAX_BODY_BYTES = Bodies.MAX_BYTES;
+
+  /** The longest request line (method, path with {@code ?input=}, version), 64 KiB; longer is 414. */
+  public static final int MAX_REQUEST_LINE = 64 * 1024;
 
   private static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
 
@@ -64,7 +67,7 @@ public final class HttpApi {
   private final LiveQueryRegistry live;
   private final Tickets tickets;
   private final Identity identity;
-  private final Origins origins;
+  private final Cors cors;
   private final IdempotencyStore store;
   private final MutationService mutations;
   private final Clock clock;
@@ -77,7 +80,7 @@ public final class HttpApi {
     this.live = Objects.requireNonNull(b.live, "live");
     this.tickets = Objects.requireNonNull(b.tickets, "tickets");
     this.clock = b.clock;
-    this.origins = b.origins;
+    this.cors = new Cors(b.origins);
     this.identity = new Identity(Objects.requireNonNull(b.authenticator, "authenticator"), b.clock, b.origins);
     this.store = new IdempotencyStore(Objects.requireNonNull(b.dataSource, "dataSource"));
     this.retention = b.retention;
@@ -121,39 +124,18 @@ public final class HttpApi {
   public void routes(HttpRouting.Builder routing) {
     routing
         .addFilter((chain, req, res) -> {
-          cors(req, res);
+          cors.headers(req, res);
           chain.proceed();
         })
-        .route(Method.OPTIONS, "/v1/*", this::preflight)
+        .route(Method.OPTIONS, "/v1/*", (req, res) -> {
+          HttpRefusal refused = cors.preflight(req, res);
+          if (refused != null) {
+            refuse(res, refused);
+          }
+        })
         .post("/v1/mutate/{mutator}", this::mutate)
         .get("/v1/query/{query}", this::query)
         .post("/v1/tickets", this::ticket);
-  }
-
-  private void cors(ServerRequest req, ServerResponse res) {
-    String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
-    if (origins.configured(origin)) {
-      res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-      res.header(HeaderNames.ACCESS_CONTROL_ALLOW_CREDENTIALS, "true");
-      res.header(HeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, "Retry-After");
-      res.header(HeaderNames.VARY, "Origin");
-    }
-  }
-
-  /** A CORS preflight: 204 with the methods and headers Runnel reads, for configured origins only. */
-  private void preflight(ServerRequest req, ServerResponse res) {
-    String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
-    if (!origins.configured(origin)) {
-      refuse(res, new HttpRefusal(403, ErrorCode.X_ORIGIN_REFUSED,
-          "The origin '" + origin + "' is not among the node's allowed origins.",
-          "Add it to the node's allowed origins, or serve the app from the node's own origin."));
-      return;
-    }
-    res.header(HeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, POST");
-    res.header(HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "Authorization, Content-Type, Idempotency-Key");
-    res.header(HeaderNames.ACCESS_CONTROL_MAX_AGE, "600");
-    res.status(io.helidon.http.Status.NO_CONTENT_204);
-    res.send();
   }
 
   /** {@code POST /v1/mutate/{mutator}}. */
@@ -161,7 +143,7 @@ public final class HttpApi {
     try {
       Actor actor = identity.of(req, true).actor();
       String key = req.headers().first(IDEMPOTENCY_KEY).orElse(null);
-      if (!validKey(key)) {
+      if (!Bodies.validKey(key)) {
         throw new HttpRefusal(400, ErrorCode.X_IDEMPOTENCY_KEY_REQUIRED,
             key == null ? "The call carried no Idempotency-Key header."
                 : "The Idempotency-Key is not 1 to 128 visible ASCII characters.",
@@ -174,7 +156,7 @@ public final class HttpApi {
         throw new HttpRefusal(403, ErrorCode.X_FORBIDDEN, "The policy of '" + name + "' refuses this actor.",
             "Sign in as an actor the mutator's policy admits.");
       }
-      JsonValue input = inputOf(readBody(req));
+      JsonValue input = Bodies.inputOf(Bodies.read(req));
       long started = System.nanoTime();
       MutationService.Answer a = invoke(mutator, actor, key, input);
       Timer.builder("runnel_mutations").description("Mutator calls by outcome: ok, refused, replayed, reused, "
@@ -186,8 +168,8 @@ public final class HttpApi {
       Responses.json(res, a.status(), a.body());
     } catch (HttpRefusal r) {
       refuse(res, r);
-    } catch (RuntimeException e) {
-      Responses.json(res, 500, Responses.internal(e, "POST " + req.path().path()));
+    } catch (RuntimeException | Error e) {
+      failed(res, e, "POST " + req.path().path());
     }
   }
 
@@ -207,85 +189,13 @@ public final class HttpApi {
     return mutations.call(mutator, actor, key, decoded, input);
   }
 
-  /** The {@code input} member of a mutate body. */
-  private static JsonValue inputOf(String body) {
-    JsonValue json = parse(body, "The body");
-    if (!(json instanceof JsonObject o)) {
-      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not a JSON object.",
-          "Send { \"input\": { … } }.");
-    }
-    JsonValue input = o.get("input");
-    if (input == null) {
-      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body has no member 'input'.",
-          "Send { \"input\": { … } }, with {} for a mutator that takes no input.");
-    }
-    return input;
-  }
-
-  private static JsonValue parse(String text, String what) {
-    try {
-      return Json.parse(text);
-    } catch (RunnelException e) {
-      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, what + " is not valid JSON: " + e.cause(), e.fix());
-    }
-  }
-
-  /** 1–128 visible ASCII characters ({@code PROTOCOL.md}, "HTTP surface"). */
-  static boolean validKey(@Nullable String key) {
-    if (key == null || key.isEmpty() || key.length() > 128) {
-      return false;
-    }
-    for (int i = 0; i < key.length(); i++) {
-      char ch = key.charAt(i);
-      if (ch < 0x21 || ch > 0x7e) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The request body as UTF-8 text, at most {@link #MAX_BODY_BYTES}.
-   *
-   * @throws HttpRefusal 413 {@code X_PAYLOAD_TOO_LARGE} past the limit, 422 {@code X_INPUT_INVALID} for bytes that
-   *     are not UTF-8
-   */
-  private static String readBody(ServerRequest req) {
-    HttpRefusal tooLarge = new HttpRefusal(413, ErrorCode.X_PAYLOAD_TOO_LARGE,
-        "The body is larger than " + MAX_BODY_BYTES + " bytes.", "Send a smaller input; keep blobs out of mutator calls.");
-    if (req.headers().contentLength().orElse(0) > MAX_BODY_BYTES) {
-      throw tooLarge;
-    }
-    byte[] bytes;
-    try (InputStream in = req.content().inputStream()) {
-      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-      if (bytes.length > MAX_BODY_BYTES) {
-        throw tooLarge;
-      }
-    } catch (IOException e) {
-      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body could not be read: " + e.getMessage(),
-          "Send the whole body with a correct Content-Length.");
-    } catch (RuntimeException e) {
-      if (e instanceof HttpRefusal r) {
-        throw r;
-      }
-      // Helidon refuses a body past its own limit while it is read.
-      throw tooLarge;
-    }
-    try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-    } catch (CharacterCodingException e) {
-      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not UTF-8.", "Send the JSON body as UTF-8.");
-    }
-  }
-
   /** {@code GET /v1/query/{query}?input=}. */
   private void query(ServerRequest req, ServerResponse res) {
     try {
       Actor actor = identity.of(req, false).actor();
       String name = req.path().pathParameters().get("query");
-      JsonValue input = req.query().contains("input") ? parse(req.query().get("input"), "The input") : JsonObject.EMPTY;
+      JsonValue input = req.query().contains("input") ? Bodies.parse(req.query().get("input"), "The input")
+          : JsonObject.EMPTY;
       QueryRead read;
       try {
         read = live.read(actor, name, input);
@@ -300,8 +210,8 @@ public final class HttpApi {
           .build().toString());
     } catch (HttpRefusal r) {
       refuse(res, r);
-    } catch (SQLException | RuntimeException e) {
-      Responses.json(res, 500, Responses.internal(e, "GET " + req.path().path()));
+    } catch (SQLException | RuntimeException | Error e) {
+      failed(res, e, "GET " + req.path().path());
     }
   }
 
@@ -314,7 +224,17 @@ public final class HttpApi {
           .build().toString());
     } catch (HttpRefusal r) {
       refuse(res, r);
+    } catch (RuntimeException | Error e) {
+      failed(res, e, "POST /v1/tickets");
     }
+  }
+
+  /** A 500 with an errorId for anything unexpected; the JVM's own failures (out of memory) go on up. */
+  private static void failed(ServerResponse res, Throwable e, String what) {
+    if (e instanceof VirtualMachineError fatal) {
+      throw fatal;
+    }
+    Responses.json(res, 500, Responses.internal(e, what));
   }
 
   /** Collects the routes' parts and settings. */

@@ -2,6 +2,7 @@ package io.runnel.sync.http;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
+import io.runnel.sync.auth.AuthUnavailable;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
@@ -47,8 +48,8 @@ final class Identity {
     try {
       grant = authenticator.authenticate(credentials);
     } catch (Exception e) {
-      throw new HttpRefusal(503, 5, ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
-          "The authenticator could not decide: " + e.getMessage(), "Retry after a few seconds.");
+      throw new HttpRefusal(503, 5, ErrorCode.X_SOCKET_AUTH_UNAVAILABLE, AuthUnavailable.cause(e),
+          "Retry after a few seconds.");
     }
     if (grant == null || grant.expiresAt() <= clock.millis()) {
       throw new HttpRefusal(401, ErrorCode.X_SOCKET_UNAUTHENTICATED,

@@ -128,8 +128,14 @@ final class MutationService {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(true);
       IdempotencyStore.Stored s = store.find(c, actorId, key, cutoff());
-      return s == null ? null : replay(c, s, hash);
+      // A 200 stored without its lsn is not final yet: its runner (or, after a crash, the next runner under the
+      // key's lock) completes it, so every replay answers the same bytes.
+      return s == null || provisional(s) ? null : replay(c, s, hash);
     }
+  }
+
+  private static boolean provisional(IdempotencyStore.Stored s) {
+    return s.status() == 200 && Json.parse(s.body()) instanceof JsonObject o && o.get("lsn") == null;
   }
 
   /** As the key's runner on this node; null when another node answered meanwhile (the caller looks again). */
@@ -143,6 +149,9 @@ final class MutationService {
       }
       try {
         IdempotencyStore.Stored s = store.find(c, actorId, key, cutoff());
+        if (s != null && s.inputHash().equals(hash) && provisional(s)) {
+          s = complete(c, actorId, key, s);
+        }
         if (s != null) {
           return replay(c, s, hash);
         }
@@ -165,7 +174,7 @@ final class MutationService {
     for (int attempt = 1; ; attempt++) {
       Instant now = clock.instant();
       boolean committed = false;
-      c.setTransactionIsolation(mutator.isSerializable()
+      c.setTransactionIsolation(mutator.runsSerializable()
           ? Connection.TRANSACTION_SERIALIZABLE : Connection.TRANSACTION_READ_COMMITTED);
       c.setAutoCommit(false);
       try {
@@ -190,8 +199,8 @@ final class MutationService {
         try {
           store.complete(c, actorId, key, body);
         } catch (SQLException e) {
-          LOG.log(Level.WARNING, "Could not store the LSN of " + mutator.name() + "'s answer; a replay reads a later"
-              + " one: " + e.getMessage());
+          LOG.log(Level.WARNING, "Could not store the LSN of " + mutator.name() + "'s answer; the next call under"
+              + " its key completes it with a later one: " + e.getMessage());
         }
         return new Answer(200, body, 0, "ok");
       } catch (MutatorRefusedException refusal) {
@@ -232,6 +241,11 @@ final class MutationService {
         }
         return new Answer(500, Responses.internal(e, "Mutator " + mutator.name()), 0, "failed");
       } finally {
+        if (!committed) {
+          // Whatever left the block (an Error included), an open transaction is rolled back here: turning
+          // autocommit back on would otherwise commit it (JDBC, Connection.setAutoCommit).
+          rollback(c);
+        }
         c.setAutoCommit(true);
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       }
@@ -246,12 +260,20 @@ final class MutationService {
           "Use a new key for a new call; replay a key only with the very same call.");
       return new Answer(422, r.toJson().toString(), 0, "reused");
     }
-    String body = s.body();
-    if (s.status() == 200 && Json.parse(body) instanceof JsonObject o && o.get("lsn") == null) {
-      body = JsonObject.builder().put("result", Objects.requireNonNull(o.get("result"), "result"))
-          .put("write", Objects.requireNonNull(o.get("write"), "write")).put("lsn", insertLsn(c)).build().toString();
-    }
-    return new Answer(s.status(), body, 0, "replayed");
+    return new Answer(s.status(), s.body(), 0, "replayed");
+  }
+
+  /**
+   * A provisional 200 (its runner died between the commit and storing the lsn) made final under the key's lock: the
+   * WAL insert position now is later than that commit, so it is still a correct {@code lsn}.
+   */
+  private IdempotencyStore.Stored complete(Connection c, String actorId, String key, IdempotencyStore.Stored s)
+      throws SQLException {
+    JsonObject o = (JsonObject) Json.parse(s.body());
+    String body = JsonObject.builder().put("result", Objects.requireNonNull(o.get("result"), "result"))
+        .put("write", Objects.requireNonNull(o.get("write"), "write")).put("lsn", insertLsn(c)).build().toString();
+    store.complete(c, actorId, key, body);
+    return new IdempotencyStore.Stored(s.inputHash(), s.status(), body);
   }
 
   private static Answer inFlight() {

@@ -95,12 +95,12 @@ public final class Origins {
     }
     URI o = URI.create(normalOrigin);
     String h = host.trim().toLowerCase(Locale.ROOT);
-    int port = o.getPort();
-    String expected = o.getHost() + ":" + port;
-    if (h.startsWith("[")) {
-      return (h.contains("]:") ? h : h + ":" + port).equals(expected);
-    }
-    return (h.contains(":") ? h : h + ":" + port).equals(expected);
+    String expected = o.getHost() + ":" + o.getPort();
+    // A Host without a port names the default port of the scheme the page was loaded with (RFC 9110, 7.2), never
+    // the origin's own port: a page on :9999 of the same host is another origin, though it shares the cookies.
+    int defaultPort = "https".equals(o.getScheme()) ? 443 : 80;
+    boolean hasPort = h.startsWith("[") ? h.contains("]:") : h.contains(":");
+    return (hasPort ? h : h + ":" + defaultPort).equals(expected);
   }
 
   /** {@code scheme://host:port} lower-cased with the default port explicit, or null when it is no origin. */

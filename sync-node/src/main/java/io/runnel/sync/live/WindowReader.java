@@ -80,6 +80,7 @@ final class WindowReader {
     SqlStatement sql = SqlRenderer.render(entity, select.limit(capacity), null);
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
+      int isolation = c.getTransactionIsolation();
       Lsn before = null;
       if (positionBefore) {
         c.setAutoCommit(true);
@@ -132,6 +133,7 @@ final class WindowReader {
         throw e;
       } finally {
         c.setAutoCommit(autoCommit);
+        c.setTransactionIsolation(isolation);
       }
     }
   }
