@@ -31,7 +31,10 @@ import java.util.function.Consumer;
  *
  * <p>A write settles (its overlay goes) when it has been {@link #answered} and either a frame named its digest
  * ({@link #noteWrites}; recent digests are remembered, since the echo may come first) or a {@code hello} answer's
- * LSN reached the answer's LSN ({@link #helloLsn}).
+ * LSN reached the answer's LSN ({@link #helloLsn}). A write settled by its digest may have been echoed on one
+ * subscription only, so the records it touched linger in the overlay (no twin runs: each shows truth's row when
+ * truth has it, else the twin's last row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
+ * and a list whose own echo is still on its way neither loses an inserted record nor shows a deleted one.
  */
 public final class RecordStore implements OptimisticWrites {
 
@@ -44,6 +47,7 @@ public final class RecordStore implements OptimisticWrites {
   private final Map<String, Synced> truth = new HashMap<>();
   private final Map<String, Set<Object>> holders = new HashMap<>();
   private final Overlay overlay = new Overlay();
+  private final List<Overlay.Pending<?>> lingering = new ArrayList<>();
   private Map<String, Overlay.Change> overlayView = Map.of();
   private final Set<String> recentDigests = new HashSet<>();
   private final ArrayDeque<String> digestOrder = new ArrayDeque<>();
@@ -221,7 +225,11 @@ public final class RecordStore implements OptimisticWrites {
   /** A {@code hello} answer's {@code lsn}: every answered write at or below it settles. */
   public void helloLsn(String lsn) {
     helloLsn = Lsns.require(lsn, "lsn");
+    if (lingering.removeIf(p -> p.lsn != null && Lsns.reached(lsn, p.lsn))) {
+      dirty = true;
+    }
     settle();
+    changed();
   }
 
   /** The principal changed (another actor): truth, holders, pending writes and remembered digests all go. */
@@ -229,6 +237,7 @@ public final class RecordStore implements OptimisticWrites {
     truth.clear();
     holders.clear();
     overlay.pending().clear();
+    lingering.clear();
     recentDigests.clear();
     digestOrder.clear();
     helloLsn = null;
@@ -271,8 +280,20 @@ public final class RecordStore implements OptimisticWrites {
   }
 
   private void settle() {
-    boolean any = overlay.pending().removeIf(p -> p.digest != null && p.lsn != null
-        && (recentDigests.contains(p.digest) || (helloLsn != null && Lsns.reached(helloLsn, p.lsn))));
+    boolean any = false;
+    for (Overlay.Pending<?> p : List.copyOf(overlay.pending())) {
+      if (p.digest == null || p.lsn == null) {
+        continue;
+      }
+      boolean byHello = helloLsn != null && Lsns.reached(helloLsn, p.lsn);
+      if (byHello || recentDigests.contains(p.digest)) {
+        overlay.pending().remove(p);
+        if (!byHello && p.last != null) {
+          lingering.add(p);
+        }
+        any = true;
+      }
+    }
     if (any) {
       dirty = true;
       changed();
@@ -288,12 +309,25 @@ public final class RecordStore implements OptimisticWrites {
 
   private void publish() {
     dirty = false;
-    overlayView = overlay.pending().isEmpty() ? Map.of() : overlay.replay(
+    Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(
         id -> {
           Synced s = truth.get(id);
           return s == null ? null : s.row();
         },
         (p, e) -> report(new TwinFailedException(p.mutator.name(), p.writeId, e)));
+    for (Overlay.Pending<?> p : lingering) {
+      Map<String, Overlay.Change> last = p.last;
+      if (last != null) {
+        for (Map.Entry<String, Overlay.Change> e : last.entrySet()) {
+          Overlay.Change c = e.getValue();
+          Synced now = truth.get(e.getKey());
+          if (!view.containsKey(e.getKey())) {
+            view.put(e.getKey(), c.row() == null || now == null ? c : new Overlay.Change(c.type(), c.key(), now.row()));
+          }
+        }
+      }
+    }
+    overlayView = view;
     for (Runnable l : List.copyOf(listeners)) {
       l.run();
     }
