@@ -1,0 +1,106 @@
+package io.runnel.client.frame;
+
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.util.List;
+import java.util.Objects;
+
+/** A frame the client sends the node ({@code PROTOCOL.md}, "Client → node"), as {@link FrameCodec} encodes it. */
+public sealed interface ClientFrame permits ClientFrame.Hello, ClientFrame.Sub, ClientFrame.Unsub,
+    ClientFrame.Join, ClientFrame.Leave {
+
+  /**
+   * The first frame and the heartbeat beat.
+   *
+   * @param build the client build's label, or null
+   */
+  record Hello(@Nullable String build) implements ClientFrame {}
+
+  /**
+   * A resume position: the node's cursor plus the keys the client holds for the subscription.
+   *
+   * @param cursor the cursor the node last sent
+   * @param ids the record keys held for this subscription, in list order
+   */
+  record Resume(Cursor cursor, List<String> ids) {
+    /** Checks and copies the parts. */
+    public Resume {
+      Objects.requireNonNull(cursor, "cursor");
+      ids = List.copyOf(ids);
+    }
+  }
+
+  /**
+   * Subscribe to a live query, or resume one.
+   *
+   * @param sid the subscription id, 1–64 characters, unique per socket
+   * @param query the live query's name
+   * @param input the query's input
+   * @param resume where to resume from, or null for a snapshot
+   */
+  record Sub(String sid, String query, JsonObject input, @Nullable Resume resume) implements ClientFrame {
+    /** Checks the parts. */
+    public Sub {
+      Objects.requireNonNull(sid, "sid");
+      if (sid.isEmpty() || sid.length() > 64) {
+        throw new IllegalArgumentException("A sid has 1–64 characters, not " + sid.length());
+      }
+      Objects.requireNonNull(query, "query");
+      Objects.requireNonNull(input, "input");
+    }
+  }
+
+  /**
+   * End a subscription.
+   *
+   * @param sid the subscription id
+   */
+  record Unsub(String sid) implements ClientFrame {
+    /** Checks the sid is given. */
+    public Unsub {
+      Objects.requireNonNull(sid, "sid");
+    }
+  }
+
+  /**
+   * A channel topic's cursor.
+   *
+   * @param epoch the run of {@code seq} numbering
+   * @param seq the last sequence number seen
+   */
+  record TopicCursor(String epoch, long seq) {
+    /** Checks the parts. */
+    public TopicCursor {
+      Objects.requireNonNull(epoch, "epoch");
+      if (seq < 0) {
+        throw new IllegalArgumentException("A topic cursor's seq is zero or more, not " + seq);
+      }
+    }
+  }
+
+  /**
+   * Join a channel topic (repeated as the presence heartbeat).
+   *
+   * @param topic the topic
+   * @param cursor where to resume its records from, or null
+   * @param presence the presence meta, or null
+   */
+  record Join(String topic, @Nullable TopicCursor cursor, @Nullable JsonObject presence) implements ClientFrame {
+    /** Checks the topic is given. */
+    public Join {
+      Objects.requireNonNull(topic, "topic");
+    }
+  }
+
+  /**
+   * Leave a channel topic.
+   *
+   * @param topic the topic
+   */
+  record Leave(String topic) implements ClientFrame {
+    /** Checks the topic is given. */
+    public Leave {
+      Objects.requireNonNull(topic, "topic");
+    }
+  }
+}

@@ -1,0 +1,499 @@
+package io.runnel.client.live;
+
+import io.runnel.client.ConnectionState;
+import io.runnel.client.frame.ClientFrame;
+import io.runnel.client.frame.FrameCodec;
+import io.runnel.client.frame.FrameInvalidException;
+import io.runnel.client.frame.ServerFrame;
+import io.runnel.client.port.JsonPort;
+import io.runnel.client.port.Scheduler;
+import io.runnel.client.port.SocketPort;
+import io.runnel.client.store.RecordStore;
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.QueryRef;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The page's one socket to a node and the live queries riding on it.
+ *
+ * <p>Design: each attempt gets a generation number; events of an older socket are ignored, so a late close or
+ * frame never disturbs the next connection. On open the client sends {@code hello}; the node's answer brings the
+ * actor and {@code heartbeatMs}, and only then are the subscriptions sent (each with its cursor and held keys,
+ * when they fit in a frame), so a principal change is seen before any resume is asked for. The client beats
+ * {@code hello} every {@code heartbeatMs}; hearing nothing for two intervals it closes with 4000 and reconnects after
+ * an equal-jitter {@link Backoff}, or after a {@code reconnect} frame's delay. A {@code hello} answer's LSN settles
+ * writes only when every subscription is live on this connection, so a resume still in flight cannot hide an echo.
+ */
+public final class LiveClient {
+
+  /** The node's inbound frame limit: a {@code sub} larger than this resumes without a cursor. */
+  public static final int MAX_FRAME_BYTES = 256 * 1024;
+  /** The beat interval used until the node names its own. */
+  public static final long DEFAULT_HEARTBEAT_MS = 10_000;
+
+  private final SocketPort sockets;
+  private final Scheduler scheduler;
+  private final JsonPort json;
+  private final RecordStore store;
+  private final SyncEndpoint endpoint;
+  private final DoubleSupplier random;
+  private final Backoff backoff;
+  private final @Nullable String build;
+  private final TopicFrames topics;
+  private final Map<String, LiveQuery> queries = new LinkedHashMap<>();
+  private final List<Consumer<ConnectionState>> connectionListeners = new ArrayList<>();
+  private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
+  private ConnectionState state;
+  private long epoch;
+  private int failures;
+  private int sids;
+  private int generation;
+  private @Nullable SocketPort.Connection socket;
+  private boolean online;
+  private long heartbeatMs = DEFAULT_HEARTBEAT_MS;
+  private boolean actorKnown;
+  private @Nullable String actor;
+  private boolean helloUnused;
+  private boolean stopped = true;
+  private Scheduler.@Nullable Cancellable beat;
+  private Scheduler.@Nullable Cancellable silence;
+  private Scheduler.@Nullable Cancellable retry;
+  private Scheduler.@Nullable Cancellable soon;
+
+  private LiveClient(Builder b) {
+    this.sockets = Objects.requireNonNull(b.sockets, "sockets");
+    this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+    this.json = Objects.requireNonNull(b.json, "json");
+    this.store = Objects.requireNonNull(b.store, "store");
+    this.endpoint = Objects.requireNonNull(b.endpoint, "endpoint");
+    this.random = Objects.requireNonNull(b.random, "random");
+    this.backoff = b.backoff;
+    this.build = b.build;
+    this.topics = b.topics;
+    this.state = new ConnectionState.Offline(0, scheduler.nowMillis());
+    store.onError(this::report);
+  }
+
+  /** A builder; the socket port, scheduler, JSON port, store, endpoint and random source are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Opens the first connection; the client keeps one open from now on until {@link #stop()}. */
+  public void start() {
+    if (stopped) {
+      stopped = false;
+      connect();
+    }
+  }
+
+  /** Closes the socket (1000) and stops reconnecting. */
+  public void stop() {
+    stopped = true;
+    SocketPort.Connection c = socket;
+    drop();
+    if (c != null) {
+      c.close(1000, "stopped");
+    }
+    cancel(retry);
+  }
+
+  /** The connection's state now. */
+  public ConnectionState connection() {
+    return state;
+  }
+
+  /** Calls {@code listener} with the state now and with every change. */
+  public void onConnection(Consumer<ConnectionState> listener) {
+    connectionListeners.add(Objects.requireNonNull(listener, "listener"));
+    listener.accept(state);
+  }
+
+  /** Calls {@code listener} with every error the client reports: unreadable frames, rejected records, refusals. */
+  public void onError(Consumer<RunnelException> listener) {
+    errorListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Subscribes to live query {@code ref} with {@code input}; the handle shows its records and state.
+   *
+   * @throws IllegalArgumentException when the query is not live or its input does not encode as a JSON object
+   */
+  public <I> LiveQuery query(QueryRef<I> ref, I input) {
+    Objects.requireNonNull(input, "input");
+    if (!ref.live()) {
+      throw new IllegalArgumentException("Query '" + ref.name() + "' is not live; read it once over HTTP");
+    }
+    JsonValue in = ref.codec().encode(input);
+    if (!(in instanceof JsonObject object)) {
+      throw new IllegalArgumentException("The input of '" + ref.name() + "' must encode as a JSON object");
+    }
+    LiveQuery q = new LiveQuery(this, store, "q" + (++sids), ref.name(), object, a -> ref.select(input, a));
+    queries.put(q.sid(), q);
+    if (actorKnown) {
+      q.actor(principal());
+    }
+    if (online) {
+      sendSub(q);
+    }
+    return q;
+  }
+
+  /** Beats {@code hello} as soon as the current task returns, so a write just answered settles by its LSN sooner. */
+  public void beatSoon() {
+    if (online && soon == null) {
+      soon = scheduler.schedule(0, () -> {
+        soon = null;
+        sendHello();
+      });
+    }
+  }
+
+  void released(LiveQuery q) {
+    queries.remove(q.sid());
+    if (online) {
+      send(new ClientFrame.Unsub(q.sid()));
+    }
+  }
+
+  private void connect() {
+    if (stopped) {
+      return;
+    }
+    int gen = ++generation;
+    setState(new ConnectionState.Connecting(epoch));
+    endpoint.url(url -> {
+      if (gen == generation && !stopped) {
+        socket = sockets.open(url, new Listener(gen));
+      }
+    }, reason -> {
+      if (gen == generation) {
+        lost(-1);
+      }
+    });
+  }
+
+  /** The connection is gone (closed, silent, failed or told to reconnect): back off, or wait {@code delay}. */
+  private void lost(long delay) {
+    drop();
+    if (stopped) {
+      return;
+    }
+    long wait = delay >= 0 ? delay : backoff.delay(failures++, random.getAsDouble());
+    setState(new ConnectionState.Offline(epoch, scheduler.nowMillis() + wait));
+    retry = scheduler.schedule(wait, this::connect);
+  }
+
+  private void drop() {
+    generation++;
+    socket = null;
+    online = false;
+    cancel(beat);
+    cancel(silence);
+    cancel(soon);
+    soon = null;
+    for (LiveQuery q : queries.values()) {
+      q.unsynced();
+    }
+  }
+
+  private final class Listener implements SocketPort.Listener {
+    private final int gen;
+
+    Listener(int gen) {
+      this.gen = gen;
+    }
+
+    @Override
+    public void opened() {
+      if (gen == generation) {
+        sendHello();
+        heard();
+        scheduleBeat();
+      }
+    }
+
+    @Override
+    public void text(String frame) {
+      if (gen == generation) {
+        heard();
+        receive(frame);
+      }
+    }
+
+    @Override
+    public void closed(int code, String reason) {
+      if (gen == generation) {
+        lost(-1);
+      }
+    }
+  }
+
+  private void receive(String text) {
+    ServerFrame frame;
+    try {
+      frame = FrameCodec.decode(json.parse(text));
+    } catch (FrameInvalidException e) {
+      report(e);
+      return;
+    } catch (RuntimeException e) {
+      report(new FrameInvalidException("A frame is not JSON: " + e.getMessage()));
+      return;
+    }
+    switch (frame) {
+      case ServerFrame.Hello h -> hello(h);
+      case ServerFrame.Snapshot s -> {
+        LiveQuery q = queries.get(s.sid());
+        if (q != null) {
+          store.batch(() -> q.snapshot(s));
+          liveAgain();
+        }
+      }
+      case ServerFrame.Patch p -> {
+        LiveQuery q = queries.get(p.sid());
+        if (q != null) {
+          store.batch(() -> q.patch(p));
+          liveAgain();
+        } else {
+          store.noteWrites(p.writes());
+        }
+      }
+      case ServerFrame.Refuse r -> refused(r);
+      case ServerFrame.Reconnect r -> {
+        SocketPort.Connection c = socket;
+        lost(r.delayMs());
+        if (c != null) {
+          c.close(1000, "reconnect: " + r.reason());
+        }
+      }
+      case ServerFrame.Records r -> topics.frame(r);
+      case ServerFrame.Gap g -> topics.frame(g);
+      case ServerFrame.Event e -> topics.frame(e);
+      case ServerFrame.Presence p -> topics.frame(p);
+      case ServerFrame.PresenceDiff d -> topics.frame(d);
+    }
+  }
+
+  private void hello(ServerFrame.Hello h) {
+    heartbeatMs = h.heartbeatMs();
+    if (!online) {
+      online = true;
+      epoch++;
+      failures = 0;
+      boolean principalChanged = actorKnown && !Objects.equals(actor, h.actor());
+      actor = h.actor();
+      actorKnown = true;
+      if (principalChanged) {
+        store.batch(() -> {
+          store.clear();
+          for (LiveQuery q : queries.values()) {
+            q.reset();
+          }
+        });
+      }
+      for (LiveQuery q : queries.values()) {
+        q.actor(principal());
+      }
+      setState(new ConnectionState.Online(epoch));
+      for (LiveQuery q : List.copyOf(queries.values())) {
+        if (!q.failed()) {
+          sendSub(q);
+        }
+      }
+      topics.connected(this::send);
+      scheduleBeat();
+    }
+    heard();
+    if (allLive()) {
+      store.helloLsn(h.lsn());
+    } else {
+      helloUnused = true;
+    }
+  }
+
+  private void refused(ServerFrame.Refuse r) {
+    if (r.sid() != null) {
+      LiveQuery q = queries.get(r.sid());
+      if (q != null) {
+        store.batch(() -> q.refused(r));
+        liveAgain();
+      }
+    } else if (r.topic() != null) {
+      topics.frame(r);
+    } else {
+      report(new NodeRefusedException(r.code(), r.cause(), r.fix()));
+    }
+  }
+
+  /** A subscription went live: if a {@code hello} answer was set aside meanwhile, ask for a fresh one. */
+  private void liveAgain() {
+    if (helloUnused && allLive()) {
+      helloUnused = false;
+      beatSoon();
+    }
+  }
+
+  private boolean allLive() {
+    for (LiveQuery q : queries.values()) {
+      if (!q.synced()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Actor principal() {
+    String a = actor;
+    return a == null ? Actor.anonymous() : Actor.user(a);
+  }
+
+  private void sendSub(LiveQuery q) {
+    ClientFrame.Sub sub = q.sub(true);
+    String text = json.write(FrameCodec.encode(sub));
+    if (sub.resume() != null && Utf8.length(text) > MAX_FRAME_BYTES) {
+      text = json.write(FrameCodec.encode(q.sub(false)));
+    }
+    SocketPort.Connection c = socket;
+    if (c != null) {
+      c.send(text);
+    }
+  }
+
+  private void sendHello() {
+    send(new ClientFrame.Hello(build));
+  }
+
+  private void send(ClientFrame frame) {
+    SocketPort.Connection c = socket;
+    if (c != null) {
+      c.send(json.write(FrameCodec.encode(frame)));
+    }
+  }
+
+  private void scheduleBeat() {
+    cancel(beat);
+    beat = scheduler.schedule(heartbeatMs, () -> {
+      sendHello();
+      scheduleBeat();
+    });
+  }
+
+  /** Something arrived (or the socket opened): silence is counted from now, two beats long. */
+  private void heard() {
+    cancel(silence);
+    silence = scheduler.schedule(2 * heartbeatMs, () -> {
+      SocketPort.Connection c = socket;
+      lost(-1);
+      if (c != null) {
+        c.close(4000, "heartbeat silence");
+      }
+    });
+  }
+
+  private void setState(ConnectionState next) {
+    state = next;
+    for (Consumer<ConnectionState> l : List.copyOf(connectionListeners)) {
+      l.accept(next);
+    }
+  }
+
+  private void report(RunnelException e) {
+    for (Consumer<RunnelException> l : List.copyOf(errorListeners)) {
+      l.accept(e);
+    }
+  }
+
+  private static void cancel(Scheduler.@Nullable Cancellable task) {
+    if (task != null) {
+      task.cancel();
+    }
+  }
+
+  /** Collects a {@link LiveClient}'s ports and settings. */
+  public static final class Builder {
+    private @Nullable SocketPort sockets;
+    private @Nullable Scheduler scheduler;
+    private @Nullable JsonPort json;
+    private @Nullable RecordStore store;
+    private @Nullable SyncEndpoint endpoint;
+    private @Nullable DoubleSupplier random;
+    private Backoff backoff = Backoff.DEFAULT;
+    private @Nullable String build;
+    private TopicFrames topics = TopicFrames.NONE;
+
+    private Builder() {}
+
+    /** The socket port. */
+    public Builder sockets(SocketPort sockets) {
+      this.sockets = sockets;
+      return this;
+    }
+
+    /** The scheduler (timers and the clock). */
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = scheduler;
+      return this;
+    }
+
+    /** The JSON port. */
+    public Builder json(JsonPort json) {
+      this.json = json;
+      return this;
+    }
+
+    /** The page's record store. */
+    public Builder store(RecordStore store) {
+      this.store = store;
+      return this;
+    }
+
+    /** Where each attempt connects to. */
+    public Builder endpoint(SyncEndpoint endpoint) {
+      this.endpoint = endpoint;
+      return this;
+    }
+
+    /** The random source for backoff jitter: draws in [0, 1) ({@code Math.random} in the browser). */
+    public Builder random(DoubleSupplier random) {
+      this.random = random;
+      return this;
+    }
+
+    /** The backoff curve (default 500 ms doubling to 4 s). */
+    public Builder backoff(Backoff backoff) {
+      this.backoff = Objects.requireNonNull(backoff, "backoff");
+      return this;
+    }
+
+    /** The build label sent in {@code hello}, or null. */
+    public Builder build(@Nullable String build) {
+      this.build = build;
+      return this;
+    }
+
+    /** The channel topics' seam (default: none). */
+    public Builder topics(TopicFrames topics) {
+      this.topics = Objects.requireNonNull(topics, "topics");
+      return this;
+    }
+
+    /**
+     * The client, not yet started.
+     *
+     * @throws NullPointerException when a required port is missing
+     */
+    public LiveClient create() {
+      return new LiveClient(this);
+    }
+  }
+}

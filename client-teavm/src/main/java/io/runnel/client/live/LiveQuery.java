@@ -1,0 +1,281 @@
+package io.runnel.client.live;
+
+import io.runnel.client.frame.ClientFrame;
+import io.runnel.client.frame.Cursor;
+import io.runnel.client.frame.Op;
+import io.runnel.client.frame.ServerFrame;
+import io.runnel.client.frame.WireRecord;
+import io.runnel.client.store.ClientRecord;
+import io.runnel.client.store.RecordStore;
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.Matcher;
+import io.runnel.dsl.Row;
+import io.runnel.dsl.Select;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One live query as the page holds it: the node's list for the subscription, with the record store's overlay
+ * applied, observable by listeners; {@link #release()} ends it.
+ *
+ * <p>Design: the list keeps only the node's order (its keys) and its cursor; rows live in the {@link RecordStore}.
+ * Its view is recomputed after every store batch: the node's records in the node's order, except that records a
+ * pending write changed or inserted are taken out and placed again by the query's own select ({@link Matcher}), so
+ * an optimistic insert appears where the node would put it and its echo (same key) replaces it without a second
+ * copy. A view is handed to listeners only when it differs from the last one.
+ */
+public final class LiveQuery {
+
+  private final LiveClient client;
+  private final RecordStore store;
+  private final String sid;
+  private final String query;
+  private final JsonObject input;
+  private final Function<Actor, Select> select;
+  private final List<Consumer<QueryView>> listeners = new ArrayList<>();
+  private final Runnable storeListener = this::refresh;
+  private List<String> keys = new ArrayList<>();
+  private @Nullable String type;
+  private @Nullable Matcher matcher;
+  private @Nullable Cursor cursor;
+  private QueryState state = new QueryState.Pending();
+  private QueryView view = new QueryView(state, List.of());
+  private boolean synced;
+  private boolean released;
+
+  LiveQuery(LiveClient client, RecordStore store, String sid, String query, JsonObject input,
+      Function<Actor, Select> select) {
+    this.client = client;
+    this.store = store;
+    this.sid = sid;
+    this.query = query;
+    this.input = input;
+    this.select = select;
+    store.listen(storeListener);
+  }
+
+  /** The subscription id on the socket. */
+  public String sid() {
+    return sid;
+  }
+
+  /** What the query shows now. */
+  public QueryView view() {
+    return view;
+  }
+
+  /** Calls {@code listener} with the current view now and with every later one that differs; returns the undo. */
+  public Runnable listen(Consumer<QueryView> listener) {
+    Objects.requireNonNull(listener, "listener");
+    listeners.add(listener);
+    listener.accept(view);
+    return () -> listeners.remove(listener);
+  }
+
+  /** Ends the subscription: the node is told, and records no other list holds are evicted. */
+  public void release() {
+    if (released) {
+      return;
+    }
+    released = true;
+    client.released(this);
+    store.unlisten(storeListener);
+    store.batch(() -> {
+      for (String k : keys) {
+        store.release(this, holdType(), k);
+      }
+      keys = new ArrayList<>();
+    });
+    listeners.clear();
+  }
+
+  boolean released() {
+    return released;
+  }
+
+  boolean synced() {
+    return synced;
+  }
+
+  boolean failed() {
+    return state instanceof QueryState.Failed;
+  }
+
+  /** The {@code sub} frame that (re)starts this subscription, resuming from the cursor when one is held. */
+  ClientFrame.Sub sub(boolean withCursor) {
+    ClientFrame.Resume resume = withCursor && cursor != null ? new ClientFrame.Resume(cursor, keys) : null;
+    return new ClientFrame.Sub(sid, query, input, resume);
+  }
+
+  /** The connection went away: the list stays as it is until the node answers the resume. */
+  void unsynced() {
+    synced = false;
+  }
+
+  /** The actor is known (or changed): the select that places optimistic records is built for it. */
+  void actor(Actor actor) {
+    try {
+      Select s = select.apply(actor);
+      store.register(s.entity());
+      type = s.entity().name();
+      matcher = Matcher.of(s);
+    } catch (RuntimeException e) {
+      matcher = null;
+    }
+  }
+
+  /** The principal changed: the store was cleared, so the list starts over with no cursor. */
+  void reset() {
+    keys = new ArrayList<>();
+    cursor = null;
+    synced = false;
+    if (!failed()) {
+      state = new QueryState.Pending();
+    }
+    store.touch();
+  }
+
+  void snapshot(ServerFrame.Snapshot s) {
+    List<String> next = new ArrayList<>(s.records().size());
+    for (WireRecord r : s.records()) {
+      String key = take(r, s.cursor().lsn());
+      if (key != null && !next.contains(key)) {
+        next.add(key);
+      }
+    }
+    Set<String> kept = new HashSet<>(next);
+    for (String k : keys) {
+      if (!kept.contains(k)) {
+        store.release(this, holdType(), k);
+      }
+    }
+    keys = next;
+    live(s.cursor());
+  }
+
+  void patch(ServerFrame.Patch p) {
+    String lsn = p.cursor().lsn();
+    for (Op op : p.ops()) {
+      switch (op) {
+        case Op.Place place -> {
+          String key = take(place.record(), lsn);
+          if (key != null) {
+            keys.remove(key);
+            int at = place.after() == null ? 0 : keys.indexOf(place.after()) + 1;
+            keys.add(at == 0 && place.after() != null ? keys.size() : at, key);
+          }
+        }
+        case Op.Update update -> {
+          if (keys.contains(update.key())) {
+            take(update.record(), lsn);
+          }
+        }
+        case Op.Del del -> {
+          if (keys.remove(del.key())) {
+            store.release(this, holdType(), del.key());
+          }
+        }
+      }
+    }
+    store.noteWrites(p.writes());
+    live(p.cursor());
+  }
+
+  void refused(ServerFrame.Refuse r) {
+    state = new QueryState.Failed(r.code(), r.cause(), r.fix());
+    synced = true;
+    store.touch();
+  }
+
+  private void live(Cursor c) {
+    cursor = c;
+    synced = true;
+    state = new QueryState.Ready();
+    store.touch();
+  }
+
+  private @Nullable String take(WireRecord r, String lsn) {
+    if (type != null && !type.equals(r.type())) {
+      return null;
+    }
+    String key = store.accept(r, lsn);
+    if (key != null) {
+      type = r.type();
+      store.hold(this, r.type(), key);
+    }
+    return key;
+  }
+
+  private String holdType() {
+    return type == null ? "" : type;
+  }
+
+  private void refresh() {
+    if (released) {
+      return;
+    }
+    QueryView next = new QueryView(state, records());
+    if (!next.equals(view)) {
+      view = next;
+      for (Consumer<QueryView> l : List.copyOf(listeners)) {
+        l.accept(next);
+      }
+    }
+  }
+
+  private List<ClientRecord> records() {
+    String t = type;
+    if (t == null) {
+      return List.of();
+    }
+    Map<String, @Nullable Row> optimistic = store.optimistic(t);
+    List<ClientRecord> out = new ArrayList<>(keys.size() + optimistic.size());
+    for (String k : keys) {
+      Row row = optimistic.containsKey(k) ? null : store.synced(t, k);
+      if (row != null) {
+        out.add(new ClientRecord(t, k, row));
+      } else if (optimistic.containsKey(k) && optimistic.get(k) != null && matcher == null) {
+        out.add(new ClientRecord(t, k, optimistic.get(k)));
+      }
+    }
+    Matcher m = matcher;
+    if (m != null) {
+      for (Map.Entry<String, @Nullable Row> e : optimistic.entrySet()) {
+        Row row = e.getValue();
+        if (row != null) {
+          place(m, out, new ClientRecord(t, e.getKey(), row), keys.contains(e.getKey()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Places an optimistic record before the first record that sorts after it, when the select takes it. */
+  private void place(Matcher m, List<ClientRecord> out, ClientRecord r, boolean held) {
+    try {
+      if (!m.matches(r.row())) {
+        return;
+      }
+      int at = out.size();
+      for (int i = 0; i < out.size(); i++) {
+        if (m.compare(r.row(), out.get(i).row()) < 0) {
+          at = i;
+          break;
+        }
+      }
+      out.add(at, r);
+    } catch (IllegalArgumentException e) {
+      if (held) {
+        out.add(r);
+      }
+    }
+  }
+}

@@ -1,0 +1,341 @@
+package io.runnel.client.store;
+
+import io.runnel.client.OptimisticWrites;
+import io.runnel.client.frame.Lsns;
+import io.runnel.client.frame.WireRecord;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.dsl.Row;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The page's records: one per {@code type:key}, shared by every live list.
+ *
+ * <p>Design: two layers. <em>Truth</em> holds each synced record with the LSN it was read or changed at; an older
+ * version never replaces a newer one ({@code PROTOCOL.md}, "LSN"). The <em>overlay</em> is the pending writes'
+ * twins, replayed in order over truth whenever either changes, so two pending writes on one record land in order on
+ * top of someone else's change. Every change happens inside a {@link #batch}; listeners hear once, at the end of
+ * the outermost batch, so a view never sees a frame half applied. A record is held by the lists that contain it and
+ * evicted when the last one lets go.
+ *
+ * <p>A write settles (its overlay goes) when it has been {@link #answered} and either a frame named its digest
+ * ({@link #noteWrites}; recent digests are remembered, since the echo may come first) or a {@code hello} answer's
+ * LSN reached the answer's LSN ({@link #helloLsn}). A write settled by its digest may have been echoed on one
+ * subscription only, so the records it touched linger in the overlay (no twin runs: each shows truth's row when
+ * truth has it, else the twin's last row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
+ * and a list whose own echo is still on its way neither loses an inserted record nor shows a deleted one.
+ */
+public final class RecordStore implements OptimisticWrites {
+
+  /** How many recent write digests are remembered for answers that come after their echo. */
+  static final int RECENT_DIGESTS = 1024;
+
+  private record Synced(EntityRef type, String key, Row row, String lsn) {}
+
+  private final Map<String, EntityRef> entities = new HashMap<>();
+  private final Map<String, Synced> truth = new HashMap<>();
+  private final Map<String, Set<Object>> holders = new HashMap<>();
+  private final Overlay overlay = new Overlay();
+  private final List<Overlay.Pending<?>> lingering = new ArrayList<>();
+  private Map<String, Overlay.Change> overlayView = Map.of();
+  private final Set<String> recentDigests = new HashSet<>();
+  private final ArrayDeque<String> digestOrder = new ArrayDeque<>();
+  private final List<Runnable> listeners = new ArrayList<>();
+  private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
+  private @Nullable String helloLsn;
+  private int depth;
+  private boolean dirty;
+
+  private RecordStore() {}
+
+  /** An empty store. */
+  public static RecordStore create() {
+    return new RecordStore();
+  }
+
+  /**
+   * Makes {@code type} known, so records of its name are decoded with its columns.
+   *
+   * @throws IllegalArgumentException when another entity of the same name is known
+   */
+  public void register(EntityRef type) {
+    EntityRef known = entities.putIfAbsent(type.name(), type);
+    if (known != null && known != type) {
+      throw new IllegalArgumentException("Two entities are named '" + type.name() + "'");
+    }
+  }
+
+  /** Calls {@code listener} after every batch that changed anything (truth, holders or the overlay). */
+  public void listen(Runnable listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Stops calling {@code listener}. */
+  public void unlisten(Runnable listener) {
+    listeners.remove(listener);
+  }
+
+  /** Calls {@code listener} with each rejected record ({@code X_RECORD_REJECTED}) and each twin that threw. */
+  public void onError(Consumer<RunnelException> listener) {
+    errorListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Runs {@code changes} as one batch: listeners hear once, when the outermost batch ends. */
+  public void batch(Runnable changes) {
+    depth++;
+    try {
+      changes.run();
+    } finally {
+      depth--;
+      if (depth == 0 && dirty) {
+        publish();
+      }
+    }
+  }
+
+  /**
+   * Takes a synced record read or changed at {@code lsn} into truth, unless truth holds a newer version, and
+   * returns its key; a structurally bad record is reported and dropped whole, and null returned.
+   */
+  public @Nullable String accept(WireRecord record, String lsn) {
+    Lsns.require(lsn, "lsn");
+    EntityRef type = entities.get(record.type());
+    if (type == null) {
+      report(new RecordRejectedException("A record of type '" + record.type() + "' (key '" + record.key()
+          + "') arrived, and the client knows no entity of that name.", null));
+      return null;
+    }
+    Row row;
+    String key;
+    try {
+      row = type.rowFromJson(record.row(), record.type());
+      key = type.keyOf(row);
+    } catch (RuntimeException e) {
+      report(new RecordRejectedException("The row of " + record.type() + " '" + record.key()
+          + "' does not fit the entity: " + e.getMessage(), e));
+      return null;
+    }
+    if (!key.equals(record.key())) {
+      report(new RecordRejectedException("A " + record.type() + " record carries key '" + record.key()
+          + "' but its row's key is '" + key + "'.", null));
+      return null;
+    }
+    String id = ClientRecord.id(type.name(), key);
+    Synced old = truth.get(id);
+    if (old == null || Lsns.reached(lsn, old.lsn())) {
+      if (old == null || !old.row().equals(row)) {
+        dirty = true;
+      }
+      truth.put(id, new Synced(type, key, row, lsn));
+      changed();
+    }
+    return key;
+  }
+
+  /** Marks the current batch as changed, so listeners hear at its end (a list whose order changed calls it). */
+  public void touch() {
+    dirty = true;
+    changed();
+  }
+
+  /** Marks {@code holder} as holding record {@code type:key}. */
+  public void hold(Object holder, String type, String key) {
+    holders.computeIfAbsent(ClientRecord.id(type, key), k -> new HashSet<>()).add(holder);
+  }
+
+  /** {@code holder} lets go of record {@code type:key}; the last holder letting go evicts it. */
+  public void release(Object holder, String type, String key) {
+    String id = ClientRecord.id(type, key);
+    Set<Object> h = holders.get(id);
+    if (h != null && h.remove(holder) && h.isEmpty()) {
+      holders.remove(id);
+      if (truth.remove(id) != null) {
+        dirty = true;
+        changed();
+      }
+    }
+  }
+
+  /** Whether truth holds record {@code type:key}. */
+  public boolean holds(String type, String key) {
+    return truth.containsKey(ClientRecord.id(type, key));
+  }
+
+  /** The synced row of record {@code type:key}, or null. */
+  public @Nullable Row synced(String type, String key) {
+    Synced s = truth.get(ClientRecord.id(type, key));
+    return s == null ? null : s.row();
+  }
+
+  /** The LSN the synced record {@code type:key} was read or changed at, or null. */
+  public @Nullable String syncedLsn(String type, String key) {
+    Synced s = truth.get(ClientRecord.id(type, key));
+    return s == null ? null : s.lsn();
+  }
+
+  /** The row the page shows for record {@code type:key} (truth with the overlay), or null. */
+  public @Nullable Row get(String type, String key) {
+    Overlay.Change c = overlayView.get(ClientRecord.id(type, key));
+    return c != null ? c.row() : synced(type, key);
+  }
+
+  /**
+   * The records of entity {@code type} that pending writes changed, by key: the row, or null where a write deleted
+   * the record.
+   */
+  public Map<String, @Nullable Row> optimistic(String type) {
+    Map<String, @Nullable Row> out = new LinkedHashMap<>();
+    for (Overlay.Change c : overlayView.values()) {
+      if (c.type().name().equals(type)) {
+        out.put(c.key(), c.row());
+      }
+    }
+    return out;
+  }
+
+  /** The count of pending (unsettled) writes. */
+  public int pendingWrites() {
+    return overlay.pending().size();
+  }
+
+  /** A frame named the write digests {@code digests}: remembers them and settles the answered writes they name. */
+  public void noteWrites(List<String> digests) {
+    for (String d : digests) {
+      if (recentDigests.add(d)) {
+        digestOrder.addLast(d);
+        if (digestOrder.size() > RECENT_DIGESTS) {
+          recentDigests.remove(digestOrder.removeFirst());
+        }
+      }
+    }
+    settle();
+  }
+
+  /** A {@code hello} answer's {@code lsn}: every answered write at or below it settles. */
+  public void helloLsn(String lsn) {
+    helloLsn = Lsns.require(lsn, "lsn");
+    if (lingering.removeIf(p -> p.lsn != null && Lsns.reached(lsn, p.lsn))) {
+      dirty = true;
+    }
+    settle();
+    changed();
+  }
+
+  /** The principal changed (another actor): truth, holders, pending writes and remembered digests all go. */
+  public void clear() {
+    truth.clear();
+    holders.clear();
+    overlay.pending().clear();
+    lingering.clear();
+    recentDigests.clear();
+    digestOrder.clear();
+    helloLsn = null;
+    dirty = true;
+    changed();
+  }
+
+  @Override
+  public <I> void apply(String writeId, MutatorRef<I> mutator, I input) {
+    Objects.requireNonNull(writeId, "writeId");
+    Objects.requireNonNull(input, "input");
+    if (overlay.find(writeId) != null) {
+      throw new IllegalArgumentException("Write '" + writeId + "' is already pending");
+    }
+    overlay.pending().add(new Overlay.Pending<>(writeId, mutator, input));
+    if (mutator.local() != null) {
+      dirty = true;
+      changed();
+    }
+  }
+
+  @Override
+  public void answered(String writeId, String digest, String lsn) {
+    Overlay.Pending<?> p = overlay.find(writeId);
+    if (p != null) {
+      p.digest = Objects.requireNonNull(digest, "digest");
+      p.lsn = Lsns.require(lsn, "lsn");
+      settle();
+    }
+  }
+
+  @Override
+  public void dropped(String writeId) {
+    Overlay.Pending<?> p = overlay.find(writeId);
+    if (p != null) {
+      overlay.pending().remove(p);
+      dirty = true;
+      changed();
+    }
+  }
+
+  private void settle() {
+    boolean any = false;
+    for (Overlay.Pending<?> p : List.copyOf(overlay.pending())) {
+      if (p.digest == null || p.lsn == null) {
+        continue;
+      }
+      boolean byHello = helloLsn != null && Lsns.reached(helloLsn, p.lsn);
+      if (byHello || recentDigests.contains(p.digest)) {
+        overlay.pending().remove(p);
+        if (!byHello && p.last != null) {
+          lingering.add(p);
+        }
+        any = true;
+      }
+    }
+    if (any) {
+      dirty = true;
+      changed();
+    }
+  }
+
+  /** Publishes now unless a batch is open. */
+  private void changed() {
+    if (depth == 0 && dirty) {
+      publish();
+    }
+  }
+
+  private void publish() {
+    dirty = false;
+    Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(
+        id -> {
+          Synced s = truth.get(id);
+          return s == null ? null : s.row();
+        },
+        (p, e) -> report(new TwinFailedException(p.mutator.name(), p.writeId, e)));
+    for (Overlay.Pending<?> p : lingering) {
+      Map<String, Overlay.Change> last = p.last;
+      if (last != null) {
+        for (Map.Entry<String, Overlay.Change> e : last.entrySet()) {
+          Overlay.Change c = e.getValue();
+          Synced now = truth.get(e.getKey());
+          if (!view.containsKey(e.getKey())) {
+            view.put(e.getKey(), c.row() == null || now == null ? c : new Overlay.Change(c.type(), c.key(), now.row()));
+          }
+        }
+      }
+    }
+    overlayView = view;
+    for (Runnable l : List.copyOf(listeners)) {
+      l.run();
+    }
+  }
+
+  private void report(RunnelException e) {
+    for (Consumer<RunnelException> l : List.copyOf(errorListeners)) {
+      l.accept(e);
+    }
+  }
+}

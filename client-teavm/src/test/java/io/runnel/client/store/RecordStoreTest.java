@@ -1,0 +1,231 @@
+package io.runnel.client.store;
+
+import static io.runnel.client.store.Fixtures.CREATE;
+import static io.runnel.client.store.Fixtures.DELETE;
+import static io.runnel.client.store.Fixtures.LIKE;
+import static io.runnel.client.store.Fixtures.LSN1;
+import static io.runnel.client.store.Fixtures.LSN2;
+import static io.runnel.client.store.Fixtures.LSN3;
+import static io.runnel.client.store.Fixtures.LSN4;
+import static io.runnel.client.store.Fixtures.POSTS;
+import static io.runnel.client.store.Fixtures.RENAME;
+import static io.runnel.client.store.Fixtures.RENAME_LWW;
+import static io.runnel.client.store.Fixtures.post;
+import static io.runnel.client.store.Fixtures.wire;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.dsl.Row;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.RunnelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The record store's two layers, the LSN rule, holders, principal changes and the settling of writes. */
+class RecordStoreTest {
+
+  private final Object list = new Object();
+  private final List<RunnelException> errors = new ArrayList<>();
+  private final List<Integer> seenLikes = new ArrayList<>();
+  private RecordStore store;
+
+  @BeforeEach
+  void setUp() {
+    store = RecordStore.create();
+    store.register(POSTS);
+    store.onError(errors::add);
+    store.listen(() -> {
+      Row r = store.get("posts", "p1");
+      seenLikes.add(r == null ? null : r.int4("likes"));
+    });
+  }
+
+  private void sync(String id, String title, int likes, String lsn) {
+    store.batch(() -> {
+      String key = store.accept(wire(id, title, likes), lsn);
+      if (key != null) {
+        store.hold(list, "posts", key);
+      }
+    });
+  }
+
+  @Test
+  void twoPendingWritesOnOneRecordLandInOrderOnTopOfSomeoneElsesChange() {
+    sync("p1", "Hello", 10, LSN1);
+    store.apply("w1", LIKE, "p1");
+    store.apply("w2", RENAME, "p1=Renamed");
+    sync("p1", "Theirs", 20, LSN2);
+    Row shown = store.get("posts", "p1");
+    assertAll(
+        () -> assertEquals(21, shown.int4("likes"), "the like replayed over their 20"),
+        () -> assertEquals("Renamed", shown.text("title"), "the rename replayed after it, over their title"),
+        () -> assertEquals(post("p1", "Theirs", 20), store.synced("posts", "p1"), "truth is the server's"),
+        () -> assertEquals(List.of(10, 11, 11, 21), seenLikes, "every published value"));
+  }
+
+  @Test
+  void aRefusedWriteShowsExactlyTheServersValue() {
+    sync("p1", "Hello", 10, LSN1);
+    store.apply("w1", LIKE, "p1");
+    store.apply("w2", LIKE, "p1");
+    sync("p1", "Hello", 15, LSN2);
+    store.dropped("w1");
+    assertEquals(16, store.get("posts", "p1").int4("likes"), "w2 alone over 15");
+    store.dropped("w2");
+    assertAll(
+        () -> assertEquals(post("p1", "Hello", 15), store.get("posts", "p1"), "exactly the server's row"),
+        () -> assertEquals(0, store.pendingWrites()),
+        () -> assertEquals(List.of(10, 11, 12, 17, 16, 15), seenLikes));
+  }
+
+  @Test
+  void anOlderVersionNeverOverwritesANewerOne() {
+    sync("p1", "New", 5, LSN3);
+    sync("p1", "Old", 4, LSN2);
+    assertAll(
+        () -> assertEquals(post("p1", "New", 5), store.synced("posts", "p1")),
+        () -> assertEquals(LSN3, store.syncedLsn("posts", "p1")),
+        () -> assertEquals(List.of(5), seenLikes, "the older version published nothing"));
+  }
+
+  @Test
+  void theLastHolderReleasingARecordEvictsIt() {
+    Object other = new Object();
+    sync("p1", "Hello", 1, LSN1);
+    store.batch(() -> store.hold(other, "posts", store.accept(wire("p1", "Hello", 1), LSN1)));
+    store.release(list, "posts", "p1");
+    boolean afterFirst = store.holds("posts", "p1");
+    store.release(other, "posts", "p1");
+    assertAll(
+        () -> assertTrue(afterFirst, "another list still held it"),
+        () -> assertFalse(store.holds("posts", "p1"), "evicted by the last release"),
+        () -> assertNull(store.get("posts", "p1")));
+  }
+
+  @Test
+  void aPrincipalChangeClearsTruthAndOverlay() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", CREATE, "p2|Mine|0");
+    store.clear();
+    assertAll(
+        () -> assertNull(store.get("posts", "p1")),
+        () -> assertNull(store.get("posts", "p2"), "the old actor's optimistic insert is gone"),
+        () -> assertEquals(0, store.pendingWrites()));
+  }
+
+  @Test
+  void aStructurallyBadRecordIsRejectedWholeAndReported() {
+    sync("p1", "Hello", 1, LSN1);
+    JsonObject wrongType = JsonObject.builder().put("id", "p1").put("org", "acme").put("title", "Bad")
+        .put("likes", "many").build();
+    JsonObject unknownColumn = JsonObject.builder().put("id", "p1").put("title", "Bad").put("colour", "red").build();
+    store.batch(() -> {
+      assertNull(store.accept(wire("posts", "p1", wrongType), LSN2), "mistyped column");
+      assertNull(store.accept(wire("posts", "p1", unknownColumn), LSN2), "unknown column");
+      assertNull(store.accept(wire("posts", "p9", POSTS.rowToJson(post("p1", "Bad", 1))), LSN2), "wrong key");
+      assertNull(store.accept(wire("ghosts", "p1", POSTS.rowToJson(post("p1", "Bad", 1))), LSN2), "unknown type");
+    });
+    assertAll(
+        () -> assertEquals(post("p1", "Hello", 1), store.get("posts", "p1"), "never half merged"),
+        () -> assertEquals(4, errors.size()),
+        () -> assertTrue(errors.stream().allMatch(e -> e.code() == ErrorCode.X_RECORD_REJECTED), errors.toString()));
+  }
+
+  @Test
+  void echoBeforeAnswerSettlesWhenTheAnswerArrives() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", RENAME, "p1=Mine");
+    store.batch(() -> {
+      store.accept(wire("p1", "Mine", 1), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    int pendingAfterEcho = store.pendingWrites();
+    store.answered("w1", "d1", "000000000000000200000000");
+    assertAll(
+        () -> assertEquals(1, pendingAfterEcho, "not settled before its answer"),
+        () -> assertEquals(0, store.pendingWrites(), "settled by the remembered digest"),
+        () -> assertEquals("Mine", store.get("posts", "p1").text("title")));
+  }
+
+  @Test
+  void answerBeforeEchoSettlesOnTheEchoInTheSameBatchWithoutFlicker() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", LIKE, "p1");
+    store.answered("w1", "d1", "000000000000000200000000");
+    store.batch(() -> {
+      store.accept(wire("p1", "Hello", 2), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    assertAll(
+        () -> assertEquals(0, store.pendingWrites()),
+        () -> assertEquals(List.of(1, 2, 2), seenLikes, "1, then the optimistic 2, then the echo's 2: never 3"));
+  }
+
+  @Test
+  void aWriteThatChangesNothingThePageHoldsSettlesByTheHelloLsn() {
+    store.apply("w1", LIKE, "p-not-here");
+    store.answered("w1", "d1", "000000000000000500000000");
+    store.helloLsn("000000000000000400000009");
+    int before = store.pendingWrites();
+    store.helloLsn("000000000000000500000000");
+    assertAll(
+        () -> assertEquals(1, before, "a hello below the answer's lsn settles nothing"),
+        () -> assertEquals(0, store.pendingWrites(), "the hello at the answer's lsn settles it"));
+  }
+
+  @Test
+  void anAnswerBelowAnEarlierHelloLsnSettlesAtOnce() {
+    store.helloLsn(LSN4);
+    store.apply("w1", LIKE, "p1");
+    store.answered("w1", "d1", LSN3);
+    assertEquals(0, store.pendingWrites());
+  }
+
+  @Test
+  void anUnansweredWriteNeverSettlesWhateverFramesSay() {
+    store.apply("w1", LIKE, "p1");
+    store.noteWrites(List.of("d1"));
+    store.helloLsn(LSN4);
+    assertEquals(1, store.pendingWrites());
+  }
+
+  @Test
+  void optimisticInsertsAndDeletesShowInTheOverlayByType() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", CREATE, "p2|New|0");
+    store.apply("w2", DELETE, "p1");
+    Map<String, Row> opt = store.optimistic("posts");
+    assertAll(
+        () -> assertEquals(post("p2", "New", 0), opt.get("p2")),
+        () -> assertTrue(opt.containsKey("p1") && opt.get("p1") == null, "p1 deleted"),
+        () -> assertNull(store.get("posts", "p1")),
+        () -> assertEquals(post("p1", "Hello", 1), store.synced("posts", "p1"), "truth untouched"));
+  }
+
+  @Test
+  void lastWriteWinsKeepsTheTwinsColumnsOverNewerTruth() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", RENAME_LWW, "p1=Mine");
+    sync("p1", "Theirs", 7, LSN2);
+    assertEquals(post("p1", "Mine", 7), store.get("posts", "p1"), "their likes, my title");
+  }
+
+  @Test
+  void aTwinThatThrowsLeavesNothingAndIsReported() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", CREATE, "broken");
+    Row shown = store.get("posts", "p1");
+    assertAll(
+        () -> assertSame(store.synced("posts", "p1"), shown),
+        () -> assertEquals(1, errors.size()),
+        () -> assertEquals(ErrorCode.X_INTERNAL, errors.get(0).code()));
+  }
+}
