@@ -153,7 +153,9 @@ public final class Outbox {
     append(q, e);
     e.twin.run();
     publish();
-    drain();
+    if (timer == null) {
+      drain();
+    }
     return call;
   }
 
@@ -196,7 +198,10 @@ public final class Outbox {
     }
   }
 
-  /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
+  /**
+   * Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}); a new call starts
+   * one by itself unless a retry is already scheduled.
+   */
   public void drain() {
     PrincipalQueue q = active;
     if (q == null || !q.loaded || draining) {
