@@ -61,6 +61,7 @@ public final class Outbox {
   private long pass;
   private boolean draining;
   private long passEpoch;
+  private boolean passOnline;
   private long connectionEpoch;
   private boolean online;
   private int failures;
@@ -176,13 +177,14 @@ public final class Outbox {
 
   /**
    * Tells the outbox how the live connection stands: going {@code Online} starts a pass (after any
-   * {@code Retry-After}); leaving it ends the current pass, returning its in-flight entry to pending.
+   * {@code Retry-After}); losing the connection a pass began under (going offline, or online under a newer epoch)
+   * ends that pass, returning its in-flight entry to pending. A pass begun with no connection is not cut.
    */
   public void connection(ConnectionState state) {
     switch (Objects.requireNonNull(state, "state")) {
       case ConnectionState.Online o -> {
         boolean fresh = !online || o.epoch() != connectionEpoch;
-        if (draining && passEpoch != o.epoch()) {
+        if (draining && passOnline && passEpoch != o.epoch()) {
           endPass();
         }
         online = true;
@@ -216,6 +218,7 @@ public final class Outbox {
     draining = true;
     pass++;
     passEpoch = connectionEpoch;
+    passOnline = online;
     next(q);
   }
 

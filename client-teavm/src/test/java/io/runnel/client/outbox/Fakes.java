@@ -131,9 +131,16 @@ final class Fakes {
       }
     }
 
+    /** When set, every request fails at once, inside {@code send}, as a browser's fetch does offline. */
+    boolean offline;
+
     @Override
     public void send(Request request, Consumer<Outcome> done) {
-      calls.add(new Call(request, done));
+      Call call = new Call(request, done);
+      calls.add(call);
+      if (offline) {
+        call.networkFails();
+      }
     }
 
     /** The one request not answered yet. */

@@ -119,6 +119,18 @@ class OutboxReplayTest {
   }
 
   @Test
+  void aCallMadeBeforeTheFirstConnectionIsNotResentWhenTheSocketOpens() {
+    Page page = new Page().signedIn("ada");
+    page.outbox.connection(new io.runnel.client.ConnectionState.Connecting(0));
+    page.like("p1");
+    page.online(1);
+    page.http.open().ok(DIGEST);
+    assertAll(
+        () -> assertEquals(List.of(key(1)), page.http.keys(), "sent once: no connection was cut"),
+        () -> assertEquals(OutboxState.EMPTY, page.state(), "settled"));
+  }
+
+  @Test
   void aReloadReappliesTheTwinsInOrderAndReplaysUnderTheOriginalKeys() {
     Page before = threeQueuedOffline();
     Page after = before.reload().signedIn("ada");
@@ -168,12 +180,15 @@ class OutboxReplayTest {
   void anEntryOlderThanTheRetentionIsAbandonedNeverReplayed() {
     Page page = new Page().signedIn("ada");
     page.online(1);
+    page.http.offline = true;
     Mutation old = page.like("p1");
-    page.http.open().networkFails();
     page.offline(1);
     page.clock.advance(Outbox.DEFAULT_RETENTION_MILLIS - 1_000);
     Mutation recent = page.like("p2");
-    page.clock.advance(2_000);
+    page.clock.advance(1_000);
+    assertEquals(List.of(key(1), key(2)), page.pendingIds(), "retried every 30 s while fresh, still pending");
+    page.clock.advance(1_000);
+    page.http.offline = false;
     int before = page.http.calls.size();
     page.online(2);
     MutationOutcome.Failed failed = assertInstanceOf(MutationOutcome.Failed.class, old.outcome());
