@@ -2,9 +2,8 @@ package io.runnel.client.outbox;
 
 import io.runnel.client.port.JsonPort;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.ObjectReader;
-import io.runnel.wire.PercentEncoding;
 import java.util.Objects;
 
 /**
@@ -17,6 +16,7 @@ import java.util.Objects;
 final class Entry {
 
   private static final String PREFIX = "runnel.outbox.";
+  private static final String HEX = "0123456789ABCDEF";
 
   /** The order within the principal's queue; assigned once the queue is loaded. */
   long seq;
@@ -39,7 +39,30 @@ final class Entry {
 
   /** The store-key prefix of every entry of {@code principal} ({@code ""} for an anonymous actor). */
   static String prefix(String principal) {
-    return PREFIX + PercentEncoding.encode(principal) + ".";
+    return PREFIX + escape(principal) + ".";
+  }
+
+  /**
+   * {@code principal} with every character other than {@code A–Z a–z 0–9 - _ ~} written as {@code %} and four hex
+   * digits of its UTF-16 unit: one-to-one, and never a {@code .}, so no principal's prefix is another's. (Not
+   * {@code PercentEncoding}: its UTF-8 encoder pulls charset classes into the bundle.)
+   */
+  static String escape(String principal) {
+    StringBuilder out = new StringBuilder(principal.length());
+    for (int i = 0; i < principal.length(); i++) {
+      char c = principal.charAt(i);
+      boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '~';
+      if (plain) {
+        out.append(c);
+      } else {
+        out.append('%');
+        for (int shift = 12; shift >= 0; shift -= 4) {
+          out.append(HEX.charAt((c >> shift) & 0xf));
+        }
+      }
+    }
+    return out.toString();
   }
 
   /** This entry's store key under {@code principal}. */
@@ -65,14 +88,22 @@ final class Entry {
    * @throws RuntimeException when {@code text} is not an entry this version wrote
    */
   static Entry read(String text, JsonPort json) {
-    ObjectReader r = ObjectReader.of(json.parse(text), "");
-    if (!"1".equals(r.text("v"))) {
-      throw new IllegalArgumentException("Unknown outbox entry version");
+    if (!(json.parse(text) instanceof JsonObject o) || o.size() != 6 || !"1".equals(text(o, "v"))) {
+      throw new IllegalArgumentException("Not an outbox entry of version 1");
     }
-    Entry e = new Entry(Long.parseLong(r.text("seq")), r.text("key"), r.text("mutator"), r.value("input"),
-        Long.parseLong(r.text("createdAt")));
-    r.requireNoOtherMembers();
-    return e;
+    JsonValue input = o.get("input");
+    if (input == null) {
+      throw new IllegalArgumentException("An outbox entry without input");
+    }
+    return new Entry(Long.parseLong(text(o, "seq")), text(o, "key"), text(o, "mutator"), input,
+        Long.parseLong(text(o, "createdAt")));
+  }
+
+  private static String text(JsonObject o, String name) {
+    if (o.get(name) instanceof JsonString s) {
+      return s.value();
+    }
+    throw new IllegalArgumentException("Outbox entry member '" + name + "' is not a string");
   }
 
   @Override
