@@ -1,0 +1,113 @@
+package io.runnel.client.outbox;
+
+import io.runnel.client.port.JsonPort;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import java.util.Objects;
+
+/**
+ * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>}) and
+ * replays, plus, in memory only, the pass that has a request out for it.
+ *
+ * <p>Stored as {@code {"v":"1","seq":"12","key":"likePost:<uuid>","mutator":"likePost","input":{…},
+ * "createdAt":"<epoch ms>"}}; the numbers are digit strings, so reading them back needs no number parsing.
+ */
+final class Entry {
+
+  private static final String PREFIX = "runnel.outbox.";
+  private static final String HEX = "0123456789ABCDEF";
+
+  /** The order within the principal's queue; assigned once the queue is loaded. */
+  long seq;
+  final String writeId;
+  final String mutator;
+  final JsonValue input;
+  final long createdAt;
+  /** The pass whose request for this entry is out, 0 when none is. */
+  long sentInPass;
+  /** Runs the local twin into the overlay under {@link #writeId}. */
+  Runnable twin = () -> {};
+
+  Entry(long seq, String writeId, String mutator, JsonValue input, long createdAt) {
+    this.seq = seq;
+    this.writeId = Objects.requireNonNull(writeId, "writeId");
+    this.mutator = Objects.requireNonNull(mutator, "mutator");
+    this.input = Objects.requireNonNull(input, "input");
+    this.createdAt = createdAt;
+  }
+
+  /** The store-key prefix of every entry of {@code principal} ({@code ""} for an anonymous actor). */
+  static String prefix(String principal) {
+    return PREFIX + escape(principal) + ".";
+  }
+
+  /**
+   * {@code principal} with every character other than {@code A–Z a–z 0–9 - _ ~} written as {@code %} and four hex
+   * digits of its UTF-16 unit: one-to-one, and never a {@code .}, so no principal's prefix is another's. (Not
+   * {@code PercentEncoding}: its UTF-8 encoder pulls charset classes into the bundle.)
+   */
+  static String escape(String principal) {
+    StringBuilder out = new StringBuilder(principal.length());
+    for (int i = 0; i < principal.length(); i++) {
+      char c = principal.charAt(i);
+      boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '~';
+      if (plain) {
+        out.append(c);
+      } else {
+        out.append('%');
+        for (int shift = 12; shift >= 0; shift -= 4) {
+          out.append(HEX.charAt((c >> shift) & 0xf));
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** This entry's store key under {@code principal}. */
+  String storeKey(String principal) {
+    return prefix(principal) + seq;
+  }
+
+  /** The stored form. */
+  String write(JsonPort json) {
+    return json.write(JsonObject.builder()
+        .put("v", "1")
+        .put("seq", Long.toString(seq))
+        .put("key", writeId)
+        .put("mutator", mutator)
+        .put("input", input)
+        .put("createdAt", Long.toString(createdAt))
+        .build());
+  }
+
+  /**
+   * Reads a stored entry back.
+   *
+   * @throws RuntimeException when {@code text} is not an entry this version wrote
+   */
+  static Entry read(String text, JsonPort json) {
+    if (!(json.parse(text) instanceof JsonObject o) || o.size() != 6 || !"1".equals(text(o, "v"))) {
+      throw new IllegalArgumentException("Not an outbox entry of version 1");
+    }
+    JsonValue input = o.get("input");
+    if (input == null) {
+      throw new IllegalArgumentException("An outbox entry without input");
+    }
+    return new Entry(Long.parseLong(text(o, "seq")), text(o, "key"), text(o, "mutator"), input,
+        Long.parseLong(text(o, "createdAt")));
+  }
+
+  private static String text(JsonObject o, String name) {
+    if (o.get(name) instanceof JsonString s) {
+      return s.value();
+    }
+    throw new IllegalArgumentException("Outbox entry member '" + name + "' is not a string");
+  }
+
+  @Override
+  public String toString() {
+    return "Entry[" + seq + " " + writeId + (sentInPass == 0 ? "" : " sent in pass " + sentInPass) + "]";
+  }
+}

@@ -1,0 +1,101 @@
+package io.runnel.client.outbox;
+
+import io.runnel.client.port.HttpPort;
+import io.runnel.client.port.JsonPort;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+
+/**
+ * What one mutator call's outcome means for its outbox entry, per {@code PROTOCOL.md} ("Retry or refusal"): a 2xx
+ * applied it; a network failure, 401, 408, 409 {@code X_IDEMPOTENCY_IN_FLIGHT}, 429 and every 5xx mean "try again
+ * later with the same key"; every other answer fails the entry.
+ */
+sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Refused {
+
+  /**
+   * The node ran (or had run) the call.
+   *
+   * @param result the answer's {@code result}
+   * @param write the write digest, or null when the body lacked it
+   * @param lsn the answer's LSN, or null when the body lacked it
+   */
+  record Applied(JsonValue result, @Nullable String write, @Nullable String lsn) implements Verdict {}
+
+  /**
+   * Try again later under the same key.
+   *
+   * @param retryAfterMillis the node's {@code Retry-After} in milliseconds, 0 when absent
+   * @param unauthorized whether the node answered 401, so fresh credentials may help at once
+   */
+  record RetryLater(long retryAfterMillis, boolean unauthorized) implements Verdict {}
+
+  /**
+   * The node's answer is a refusal: the entry fails.
+   *
+   * @param error the answer's code, cause and fix
+   */
+  record Refused(MutationError error) implements Verdict {}
+
+  /** Classifies {@code outcome}, reading bodies through {@code json}. */
+  static Verdict of(HttpPort.Outcome outcome, JsonPort json) {
+    return switch (outcome) {
+      case HttpPort.NetworkFailed failed -> new RetryLater(0, false);
+      case HttpPort.Answered answered -> ofAnswer(answered, json);
+    };
+  }
+
+  private static Verdict ofAnswer(HttpPort.Answered a, JsonPort json) {
+    int status = a.status();
+    long retryAfter = a.retryAfterSeconds() > 0 ? a.retryAfterSeconds() * 1000 : 0;
+    if (status >= 200 && status < 300) {
+      JsonObject body = object(a.body(), json);
+      JsonValue result = body == null ? null : body.get("result");
+      return new Applied(result == null ? JsonNull.NULL : result, text(body, "write"), text(body, "lsn"));
+    }
+    if (status == 401) {
+      return new RetryLater(retryAfter, true);
+    }
+    if (status == 408 || status == 429 || status >= 500) {
+      return new RetryLater(retryAfter, false);
+    }
+    MutationError error = error(a, json);
+    if (status == 409 && error.is(ErrorCode.X_IDEMPOTENCY_IN_FLIGHT)) {
+      return new RetryLater(retryAfter, false);
+    }
+    return new Refused(error);
+  }
+
+  /** The body's {@code { "code", "cause", "fix" }}, or a description of the bare status when it has none. */
+  private static MutationError error(HttpPort.Answered a, JsonPort json) {
+    JsonObject body = object(a.body(), json);
+    String code = text(body, "code");
+    String cause = text(body, "cause");
+    String fix = text(body, "fix");
+    int status = a.status() >= 100 && a.status() <= 599 ? a.status() : 500;
+    if (code == null || code.isEmpty() || cause == null || fix == null) {
+      return new MutationError("X_HTTP_" + status, status,
+          "The node answered HTTP " + a.status() + " without an error body.",
+          "Check the node's URL and any proxy in front of it.");
+    }
+    return new MutationError(code, status, cause, fix);
+  }
+
+  private static @Nullable JsonObject object(@Nullable String text, JsonPort json) {
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    try {
+      return json.parse(text) instanceof JsonObject o ? o : null;
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+  }
+
+  private static @Nullable String text(@Nullable JsonObject body, String name) {
+    return body != null && body.get(name) instanceof JsonString s ? s.value() : null;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * Writes from the page: {@link io.runnel.client.outbox.Outbox#mutate} runs a mutator's local twin into the
+ * optimistic overlay and calls the mutator over HTTP under an idempotency key; a write that finds no network waits
+ * in a durable per-principal outbox and is replayed in order, under its original key, when the network returns.
+ */
+package io.runnel.client.outbox;

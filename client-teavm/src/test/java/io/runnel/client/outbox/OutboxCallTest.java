@@ -1,0 +1,188 @@
+package io.runnel.client.outbox;
+
+import static io.runnel.client.outbox.Page.DIGEST;
+import static io.runnel.client.outbox.Page.LSN;
+import static io.runnel.client.outbox.Page.key;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** One call to a mutator: the request, the overlay, and what each kind of answer does to the call. */
+class OutboxCallTest {
+
+  @Test
+  void aCallRunsItsTwinThenPostsTheInputUnderItsKeyWithCredentials() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    Fakes.RecordingHttp.Call sent = page.http.open();
+    assertAll(
+        () -> assertEquals(key(1), call.writeId(), "the write id is the key <mutator>:<uuid>"),
+        () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log,
+            "the twin ran into the overlay"),
+        () -> assertEquals("POST", sent.request.method(), "method"),
+        () -> assertEquals("https://app.example/v1/mutate/likePost", sent.request.url(), "url"),
+        () -> assertEquals(Map.of("Idempotency-Key", key(1), "Content-Type", "application/json",
+            "Authorization", "Bearer t1"), sent.request.headers(), "headers"),
+        () -> assertEquals("{\"input\":{\"postId\":\"p1\"}}", sent.request.body(), "body"),
+        () -> assertEquals(List.of("put runnel.outbox.ada.1"), page.store.log,
+            "the entry is stored before the request leaves"),
+        () -> assertNull(call.outcome(), "pending until answered"),
+        () -> assertTrue(page.state().pending().get(0).sending(), "the state shows it sending"));
+  }
+
+  @Test
+  void aTwoHundredSettlesTheOverlayByDigestBeatsEarlyAndGivesTheResult() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    List<MutationOutcome> seen = new ArrayList<>();
+    call.onSettled(seen::add);
+    page.http.open().ok(DIGEST);
+    assertAll(
+        () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}",
+            "answered " + key(1) + " " + DIGEST + " " + LSN), page.writes.log, "overlay told the answer"),
+        () -> assertEquals(1, page.beats, "the live client was asked to beat early"),
+        () -> assertEquals(List.of(new MutationOutcome.Applied(JsonObject.builder().put("ok", true).build())),
+            seen, "the caller got the result once"),
+        () -> assertEquals(Map.of(), page.store.map, "the entry left the durable store"),
+        () -> assertEquals(OutboxState.EMPTY, page.state(), "nothing pending or failed"));
+  }
+
+  @Test
+  void aCallByNameDecodesWithTheRegisteredCodecAndAnUnknownNameGoesOutWithoutOverlay() {
+    Page page = new Page().signedIn("ada");
+    page.outbox.mutate("likePost", JsonObject.builder().put("postId", "p1").build());
+    page.http.open().ok(DIGEST);
+    page.outbox.mutate("archive", JsonObject.builder().put("id", 7).build());
+    assertAll(
+        () -> assertThrows(InputInvalidException.class,
+            () -> page.outbox.mutate("likePost", JsonObject.builder().put("post", "p1").build()),
+            "the registered codec validates"),
+        () -> assertEquals("apply archive:00000000-0000-0000-0000-000000000002 {\"id\":7} plain",
+            page.writes.log.get(page.writes.log.size() - 1), "a name with no ref is tracked with no twin"),
+        () -> assertEquals("https://app.example/v1/mutate/archive", page.http.open().request.url(), "sent"));
+  }
+
+  @Test
+  void cookieModeSendsNoAuthorizationHeader() {
+    Fakes.FakeScheduler clock = new Fakes.FakeScheduler();
+    Fakes.RecordingHttp http = new Fakes.RecordingHttp();
+    Outbox outbox = Outbox.builder().baseUrl("https://app.example").http(http).store(new Fakes.MapStore())
+        .json(new Fakes.JvmJson()).ids(new Fakes.CountingIds()).scheduler(clock)
+        .writes(new Fakes.RecordingWrites()).build();
+    outbox.principal("ada");
+    outbox.mutate(Page.LIKE, new Page.LikeInput("p1"));
+    assertAll(
+        () -> assertFalse(http.open().request.headers().containsKey("Authorization"), "the cookie identifies"),
+        () -> assertEquals("https://app.example/v1/mutate/likePost", http.open().request.url(), "url"));
+  }
+
+  @Test
+  void aMutatorsRefusalDropsTheOverlayAndSurfacesCodeCauseAndFix() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    page.http.open().refuse(409, "X_POST_NOT_FOUND");
+    MutationError error = new MutationError("X_POST_NOT_FOUND", 409, "Post p1 does not exist.", "Reload.");
+    assertAll(
+        () -> assertEquals("dropped " + key(1), page.writes.log.get(1), "the overlay went at once"),
+        () -> assertEquals(new MutationOutcome.Failed(error), call.outcome(), "the caller sees the refusal"),
+        () -> assertEquals(List.of(new OutboxState.FailedWrite(key(1), "likePost", error)), page.state().failed(),
+            "the state lists it as failed"),
+        () -> assertEquals(Map.of(), page.store.map, "a failed entry is not kept"),
+        () -> assertEquals(List.of(), page.clock.armed(), "no retry"));
+    page.outbox.dismiss(key(1));
+    assertEquals(OutboxState.EMPTY, page.state(), "dismissed");
+  }
+
+  @Test
+  void aReusedKeyIsARefusal() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    page.http.open().refuse(422, "X_IDEMPOTENCY_KEY_REUSED");
+    MutationOutcome.Failed failed = assertInstanceOf(MutationOutcome.Failed.class, call.outcome());
+    assertEquals("X_IDEMPOTENCY_KEY_REUSED", failed.error().code(), "code surfaced");
+  }
+
+  @Test
+  void eachRetryClassKeepsTheOverlayAndResendsTheSameKeyAfterBackoff() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    page.http.open().networkFails();
+    page.clock.advance(999);
+    assertEquals(1, page.http.calls.size(), "nothing before the first backoff of 1 s");
+    page.clock.advance(1);
+    page.http.open().answer(408, "");
+    page.clock.advance(2_000);
+    page.http.open().refuse(409, "X_IDEMPOTENCY_IN_FLIGHT");
+    page.clock.advance(4_000);
+    page.http.open().refuse(429, "X_SOCKET_LIMIT");
+    page.clock.advance(8_000);
+    page.http.open().answer(500, "{\"code\":\"X_INTERNAL\",\"cause\":\"c\",\"fix\":\"f\",\"errorId\":\"e1\"}");
+    page.clock.advance(16_000);
+    page.http.open().answer(503, "");
+    page.clock.advance(30_000);
+    page.http.open().ok(DIGEST);
+    assertAll(
+        () -> assertEquals(List.of(key(1), key(1), key(1), key(1), key(1), key(1), key(1)), page.http.keys(),
+            "every retry under the original key, the backoff doubling to its 30 s cap"),
+        () -> assertFalse(page.writes.log.contains("dropped " + key(1)), "the overlay stayed throughout"),
+        () -> assertInstanceOf(MutationOutcome.Applied.class, call.outcome(), "settled in the end"));
+  }
+
+  @Test
+  void retryAfterIsRespectedEvenWhenTheConnectionReturns() {
+    Page page = new Page().signedIn("ada");
+    page.online(1);
+    page.like("p1");
+    page.http.open().answer(503, "{\"code\":\"X_SOCKET_AUTH_UNAVAILABLE\",\"cause\":\"c\",\"fix\":\"f\"}", 10);
+    page.offline(1);
+    page.online(2);
+    page.clock.advance(9_999);
+    assertEquals(1, page.http.calls.size(), "no request before Retry-After");
+    page.clock.advance(1);
+    assertEquals(List.of(key(1), key(1)), page.http.keys(), "sent again at Retry-After, same key");
+  }
+
+  @Test
+  void a401RefreshesTheCredentialsAndResendsAtOnceUnderTheSameKey() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    page.http.open().refuse(401, "X_SOCKET_UNAUTHENTICATED");
+    Fakes.RecordingHttp.Call again = page.http.open();
+    assertAll(
+        () -> assertEquals(1, page.credentials.refreshes, "the token was refreshed"),
+        () -> assertEquals("Bearer t2", again.request.headers().get("Authorization"), "with the new token"),
+        () -> assertEquals(key(1), again.key(), "the same key"));
+    again.ok(DIGEST);
+    assertInstanceOf(MutationOutcome.Applied.class, call.outcome(), "settled");
+  }
+
+  @Test
+  void aSecond401InARowWaitsForTheBackoffInsteadOfLooping() {
+    Page page = new Page().signedIn("ada");
+    Mutation call = page.like("p1");
+    page.http.open().refuse(401, "X_SOCKET_UNAUTHENTICATED");
+    page.http.open().refuse(401, "X_SOCKET_UNAUTHENTICATED");
+    assertAll(
+        () -> assertEquals(2, page.http.calls.size(), "one refresh per attempt"),
+        () -> assertEquals(List.of(1_000L), page.clock.armed(), "a retry timer"),
+        () -> assertNull(call.outcome(), "still pending"),
+        () -> assertEquals(List.of(key(1)), page.pendingIds(), "pending, not failed"));
+  }
+
+  @Test
+  void aCallBeforeAnyPrincipalIsRefused() {
+    Page page = new Page();
+    assertThrows(IllegalStateException.class, () -> page.like("p1"), "no queue to put it in");
+  }
+}

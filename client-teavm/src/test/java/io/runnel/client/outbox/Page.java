@@ -1,0 +1,102 @@
+package io.runnel.client.outbox;
+
+import io.runnel.client.ConnectionState;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.wire.JsonCodec;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One page's outbox over fakes; a second page over the same store and clock is the page after a reload. */
+final class Page {
+
+  /** A like's input. */
+  record LikeInput(String postId) {
+    static final JsonCodec<LikeInput> CODEC = JsonCodec.object(
+        r -> new LikeInput(r.text("postId")), (in, w) -> w.put("postId", in.postId()));
+  }
+
+  /** A mutator with a twin (the recording store never runs it). */
+  static final MutatorRef<LikeInput> LIKE = MutatorRef.of("likePost", LikeInput.CODEC).local((tx, in) -> { });
+
+  static final String DIGEST = "0123456789abcdef0123456789abcdef";
+  static final String LSN = "00000000000000A000000000";
+
+  final Fakes.FakeScheduler clock;
+  final Fakes.MapStore store;
+  final Fakes.RecordingHttp http = new Fakes.RecordingHttp();
+  final Fakes.RecordingWrites writes = new Fakes.RecordingWrites();
+  final Fakes.RotatingCredentials credentials = new Fakes.RotatingCredentials();
+  final List<OutboxState> states = new ArrayList<>();
+  int beats;
+  final Outbox outbox;
+
+  Page() {
+    this(new Fakes.FakeScheduler(), new Fakes.MapStore());
+  }
+
+  Page(Fakes.FakeScheduler clock, Fakes.MapStore store) {
+    this.clock = clock;
+    this.store = store;
+    this.outbox = Outbox.builder()
+        .baseUrl("https://app.example/")
+        .http(http)
+        .store(store)
+        .json(new Fakes.JvmJson())
+        .ids(new Fakes.CountingIds())
+        .scheduler(clock)
+        .writes(writes)
+        .credentials(credentials)
+        .registry(MutatorRegistry.create().register(LIKE))
+        .beatSoon(() -> beats++)
+        .build();
+    outbox.listen(states::add);
+  }
+
+  /** The page after a reload: same store and clock, nothing else. */
+  Page reload() {
+    return new Page(clock, store);
+  }
+
+  Page signedIn(String principal) {
+    outbox.principal(principal);
+    return this;
+  }
+
+  Mutation like(String postId) {
+    return outbox.mutate(LIKE, new LikeInput(postId));
+  }
+
+  void online(long epoch) {
+    outbox.connection(new ConnectionState.Online(epoch));
+  }
+
+  void offline(long epoch) {
+    outbox.connection(new ConnectionState.Offline(epoch, clock.nowMillis() + 1_000));
+  }
+
+  /** The idempotency key of the n-th call this page made (from 1). */
+  static String key(int n) {
+    String digits = Integer.toString(n);
+    return "likePost:00000000-0000-0000-0000-" + "000000000000".substring(digits.length()) + digits;
+  }
+
+  OutboxState state() {
+    return outbox.state();
+  }
+
+  List<String> pendingIds() {
+    List<String> out = new ArrayList<>();
+    for (OutboxState.PendingWrite p : outbox.state().pending()) {
+      out.add(p.writeId());
+    }
+    return out;
+  }
+
+  List<String> failedIds() {
+    List<String> out = new ArrayList<>();
+    for (OutboxState.FailedWrite f : outbox.state().failed()) {
+      out.add(f.writeId());
+    }
+    return out;
+  }
+}
