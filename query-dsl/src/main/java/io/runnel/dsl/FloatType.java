@@ -1,5 +1,6 @@
 package io.runnel.dsl;
 
+import io.runnel.wire.Digits;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
@@ -40,7 +41,7 @@ final class FloatType implements ColumnType {
       case "infinity", "+infinity", "inf", "+inf" -> box(Double.POSITIVE_INFINITY, pgText);
       case "-infinity", "-inf" -> box(Double.NEGATIVE_INFINITY, pgText);
       default -> {
-        if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+        if (!Digits.isDecimal(t)) {
           throw new ValueInvalidException(sqlName(), pgText, "is not a number");
         }
         yield digits(t, pgText);
