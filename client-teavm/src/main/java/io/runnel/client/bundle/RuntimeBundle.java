@@ -1,7 +1,9 @@
 package io.runnel.client.bundle;
 
 import io.runnel.client.Refs;
+import io.runnel.client.browser.JsNumberText;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
 import org.teavm.jso.JSExport;
 
 /**
@@ -10,6 +12,10 @@ import org.teavm.jso.JSExport;
  * that registers the app's refs and re-exports the same functions (see {@code io.runnel.client.testapp.TestApp}).
  */
 public final class RuntimeBundle {
+
+  static {
+    Numbers.useInBrowser(new JsNumberText());
+  }
 
   private static final BundleApi API = new BundleApi(new Refs(), new WireJsonPort());
 

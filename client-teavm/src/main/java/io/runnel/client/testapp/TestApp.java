@@ -1,9 +1,11 @@
 package io.runnel.client.testapp;
 
 import io.runnel.client.Refs;
+import io.runnel.client.browser.JsNumberText;
 import io.runnel.client.bundle.BundleApi;
 import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
 import org.teavm.jso.JSExport;
 
 /**
@@ -12,6 +14,10 @@ import org.teavm.jso.JSExport;
  * ({@code BundleSizeTest}); it is left out of the module's jar.
  */
 public final class TestApp {
+
+  static {
+    Numbers.useInBrowser(new JsNumberText());
+  }
 
   /** The test app's declarations. */
   static final Refs REFS = new Refs().entity(TestBoard.POSTS).query(TestBoard.LIVE_FEED)
