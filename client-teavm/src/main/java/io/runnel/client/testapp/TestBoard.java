@@ -9,6 +9,7 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
 import io.runnel.wire.JsonCodec;
+import java.util.Objects;
 
 /**
  * The test app's client-safe declarations, as {@code DSL.md}'s Board example writes them: posts, a live feed per
@@ -23,6 +24,11 @@ public final class TestBoard {
 
   /** The feed's input: the org whose posts it lists. */
   public record FeedInput(String orgId) {
+    /** Requires the org. */
+    public FeedInput {
+      Objects.requireNonNull(orgId, "orgId");
+    }
+
     /** Its codec: {@code {"orgId": "…"}}. */
     public static final JsonCodec<FeedInput> CODEC = JsonCodec.object(
         r -> new FeedInput(r.text("orgId")), (in, w) -> w.put("orgId", in.orgId()));
@@ -34,6 +40,11 @@ public final class TestBoard {
 
   /** A like's input: the post liked. */
   public record LikeInput(String postId) {
+    /** Requires the post. */
+    public LikeInput {
+      Objects.requireNonNull(postId, "postId");
+    }
+
     /** Its codec: {@code {"postId": "…"}}. */
     public static final JsonCodec<LikeInput> CODEC = JsonCodec.object(
         r -> new LikeInput(r.text("postId")), (in, w) -> w.put("postId", in.postId()));
