@@ -38,7 +38,7 @@ public final class ChannelRef {
    */
   public static ChannelRef of(String name, String... params) {
     Objects.requireNonNull(name, "name");
-    if (!name.matches("[a-z][a-z0-9-]*") || name.length() > 64) {
+    if (!isChannelName(name)) {
       throw invalid("Channel name '" + name + "' is not valid.",
           "Use lower-case letters, digits and '-', starting with a letter ([a-z][a-z0-9-]*), at most 64 characters.");
     }
@@ -118,15 +118,15 @@ public final class ChannelRef {
    *     it is not in the percent-encoded form {@link #topic} writes
    */
   public @Nullable Map<String, String> parseTopic(String topic) {
-    String[] parts = topic.split("\\.", -1);
-    if (!parts[0].equals(name) || parts.length != params.size() + 1) {
+    List<String> parts = splitOnDots(topic);
+    if (!parts.get(0).equals(name) || parts.size() != params.size() + 1) {
       return null;
     }
     LinkedHashMap<String, String> out = new LinkedHashMap<>();
     for (int i = 0; i < params.size(); i++) {
       String param = params.get(i);
       try {
-        out.put(param, PercentEncoding.decode(parts[i + 1]));
+        out.put(param, PercentEncoding.decode(parts.get(i + 1)));
       } catch (IllegalArgumentException e) {
         throw new InputInvalidException(param, "of topic '" + topic + "' is not percent-encoded UTF-8",
             "Percent-encode each param's UTF-8 bytes except A-Z a-z 0-9 - _ ~ (a '.' is %2E), as PROTOCOL.md's "
@@ -134,6 +134,32 @@ public final class ChannelRef {
       }
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  /** Whether {@code s} matches {@code [a-z][a-z0-9-]*} and has at most 64 characters. */
+  private static boolean isChannelName(String s) {
+    if (s.isEmpty() || s.length() > 64) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!((c >= 'a' && c <= 'z') || (i > 0 && ((c >= '0' && c <= '9') || c == '-')))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code s} split at every '.', empty parts kept (as {@code split("\\.", -1)} does). */
+  private static List<String> splitOnDots(String s) {
+    List<String> parts = new ArrayList<>();
+    int from = 0;
+    for (int dot = s.indexOf('.'); dot >= 0; dot = s.indexOf('.', from)) {
+      parts.add(s.substring(from, dot));
+      from = dot + 1;
+    }
+    parts.add(s.substring(from));
+    return parts;
   }
 
   private static DeclarationException invalid(String cause, String fix) {

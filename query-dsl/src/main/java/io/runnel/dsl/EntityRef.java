@@ -8,7 +8,6 @@ import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.ObjectReader;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,11 +93,11 @@ public final class EntityRef {
    * @throws IllegalArgumentException when a key column is missing or NULL
    */
   public String keyOf(Row row) {
-    List<ColumnType> types = new ArrayList<>(key.size());
-    List<Object> values = new ArrayList<>(key.size());
-    for (String k : key) {
-      types.add(columns.get(k).type());
-      values.add(keyValue(row, k));
+    ColumnType[] types = new ColumnType[key.size()];
+    Object[] values = new Object[key.size()];
+    for (int i = 0; i < types.length; i++) {
+      types[i] = columns.get(key.get(i)).type();
+      values[i] = keyValue(row, key.get(i));
     }
     return RecordKeys.of(types, values);
   }
@@ -118,8 +117,8 @@ public final class EntityRef {
       throw new IllegalArgumentException("Entity '" + name + "' has key " + key + ", so a key takes " + key.size()
           + " values, not " + values.length);
     }
-    List<ColumnType> types = new ArrayList<>(key.size());
-    List<Object> coerced = new ArrayList<>(key.size());
+    ColumnType[] types = new ColumnType[key.size()];
+    Object[] coerced = new Object[key.size()];
     for (int i = 0; i < values.length; i++) {
       Column c = columns.get(key.get(i));
       String path = name + "." + c.name();
@@ -128,12 +127,12 @@ public final class EntityRef {
         throw new InputInvalidException(path, "is null, and a key column never is", "Give every key column a value.");
       }
       try {
-        coerced.add(c.type().coerce(v));
+        coerced[i] = c.type().coerce(v);
       } catch (ValueInvalidException e) {
         throw new InputInvalidException(path, "does not fit its key column (" + e.clause() + ")",
             "Send a " + c.type().sqlName() + " value.");
       }
-      types.add(c.type());
+      types[i] = c.type();
     }
     return RecordKeys.of(types, coerced);
   }

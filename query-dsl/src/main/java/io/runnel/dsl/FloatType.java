@@ -1,9 +1,11 @@
 package io.runnel.dsl;
 
+import io.runnel.wire.Digits;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Numbers;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -40,7 +42,7 @@ final class FloatType implements ColumnType {
       case "infinity", "+infinity", "inf", "+inf" -> box(Double.POSITIVE_INFINITY, pgText);
       case "-infinity", "-inf" -> box(Double.NEGATIVE_INFINITY, pgText);
       default -> {
-        if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+        if (!Digits.isDecimal(t)) {
           throw new ValueInvalidException(sqlName(), pgText, "is not a number");
         }
         yield digits(t, pgText);
@@ -54,7 +56,7 @@ final class FloatType implements ColumnType {
    * when they overflow or underflow to zero.
    */
   private Object digits(String t, String original) {
-    double d = single ? Float.parseFloat(t) : Double.parseDouble(t);
+    double d = single ? Float.parseFloat(t) : Numbers.parseDouble(t);
     if (Double.isInfinite(d)) {
       throw new ValueInvalidException(sqlName(), original, "is out of range for " + sqlName());
     }
@@ -178,9 +180,14 @@ final class FloatType implements ColumnType {
     BigDecimal high = Double.isInfinite(above)
         ? exact.add(new BigDecimal(single ? Math.ulp((float) abs) : Math.ulp(abs)).multiply(HALF))
         : exact.add(new BigDecimal(above)).multiply(HALF);
-    BigDecimal java = new BigDecimal(single ? Float.toString((float) abs) : Double.toString(abs)).stripTrailingZeros();
-    if (java.precision() != 2 && inside(java, low, high)) {
-      return java;
+    if (!Numbers.inBrowser()) {
+      // A fast path only: when Java's digits are strictly inside, they are what the search below finds. A bundle
+      // skips it, to hold no Java toString of floats.
+      BigDecimal java = new BigDecimal(single ? Float.toString((float) abs) : Double.toString(abs))
+          .stripTrailingZeros();
+      if (java.precision() != 2 && inside(java, low, high)) {
+        return java;
+      }
     }
     for (int precision = 1; ; precision++) {
       BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));

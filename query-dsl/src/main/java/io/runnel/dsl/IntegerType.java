@@ -1,5 +1,6 @@
 package io.runnel.dsl;
 
+import io.runnel.wire.Digits;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
@@ -34,7 +35,7 @@ final class IntegerType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     String t = pgText.trim();
-    if (!t.matches("[+-]?[0-9]{1,19}")) {
+    if (!Digits.isSignedInteger(t, 19)) {
       throw new ValueInvalidException(name, pgText, "is not an integer");
     }
     try {
@@ -71,7 +72,7 @@ final class IntegerType implements ColumnType {
         throw outOfRange(path);
       }
     }
-    if (wide() && json instanceof JsonString s && s.value().matches("0|-?[1-9][0-9]{0,18}")) {
+    if (wide() && json instanceof JsonString s && Digits.isLongText(s.value())) {
       try {
         return Long.parseLong(s.value());
       } catch (NumberFormatException e) {

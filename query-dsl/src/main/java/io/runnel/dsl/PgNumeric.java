@@ -1,5 +1,6 @@
 package io.runnel.dsl;
 
+import io.runnel.wire.Digits;
 import io.runnel.wire.Nullable;
 import java.math.BigDecimal;
 import java.util.Locale;
@@ -107,7 +108,7 @@ public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comp
       default:
         break;
     }
-    if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+    if (!Digits.isDecimal(t)) {
       throw new ValueInvalidException("numeric", text, "is not a number");
     }
     checkRange(t, text);

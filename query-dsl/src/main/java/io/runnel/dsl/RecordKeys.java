@@ -21,15 +21,23 @@ public final class RecordKeys {
    * @throws NullPointerException when a value is null
    */
   public static String of(List<ColumnType> types, List<Object> values) {
-    if (types.size() != values.size() || types.isEmpty()) {
+    return of(types.toArray(new ColumnType[0]), values.toArray());
+  }
+
+  /**
+   * {@link #of(List, List)} over arrays, which {@link EntityRef} uses: a browser bundle then links only the key
+   * columns' own types here (TeaVM tracks what flows through each array, but through all lists at once).
+   */
+  static String of(ColumnType[] types, Object[] values) {
+    if (types.length != values.length || types.length == 0) {
       throw new IllegalArgumentException("A key needs one type per value, and at least one value");
     }
-    if (types.size() == 1) {
-      return types.get(0).format(java.util.Objects.requireNonNull(values.get(0), "key value"));
+    if (types.length == 1) {
+      return types[0].format(java.util.Objects.requireNonNull(values[0], "key value"));
     }
-    List<JsonValue> parts = new ArrayList<>(types.size());
-    for (int i = 0; i < types.size(); i++) {
-      parts.add(types.get(i).toJson(java.util.Objects.requireNonNull(values.get(i), "key value")));
+    List<JsonValue> parts = new ArrayList<>(types.length);
+    for (int i = 0; i < types.length; i++) {
+      parts.add(types[i].toJson(java.util.Objects.requireNonNull(values[i], "key value")));
     }
     return CanonicalJson.write(new JsonArray(parts));
   }

@@ -27,6 +27,9 @@ final class EcmaNumbers {
     if (value == 0) {
       return "0";
     }
+    if (Numbers.inBrowser()) {
+      return Numbers.ecmaInBrowser(value);
+    }
     String shortest = Double.toString(Math.abs(value));
     // Java spells "d.dddE±n" or "ddd.ddd"; collect the significant digits and the decimal exponent.
     int e = shortest.indexOf('E');

@@ -41,7 +41,7 @@ public record JsonNumber(String text) implements JsonValue {
 
   /** The nearest double (JSON numbers are IEEE doubles to JavaScript). */
   public double doubleValue() {
-    return Double.parseDouble(text);
+    return Numbers.parseDouble(text);
   }
 
   /** The exact decimal value. */

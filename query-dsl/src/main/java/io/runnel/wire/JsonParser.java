@@ -269,6 +269,10 @@ final class JsonParser {
   }
 
   private static String printable(char c) {
-    return c < 0x20 || c > 0x7e ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+    if (c >= 0x20 && c <= 0x7e) {
+      return String.valueOf(c);
+    }
+    String hex = "0123456789abcdef";
+    return "\\u" + hex.charAt(c >> 12) + hex.charAt((c >> 8) & 0xf) + hex.charAt((c >> 4) & 0xf) + hex.charAt(c & 0xf);
   }
 }

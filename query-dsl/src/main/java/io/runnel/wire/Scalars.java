@@ -91,7 +91,7 @@ final class Scalars {
   static long int8(JsonValue json, String path) {
     if (json instanceof JsonString s) {
       String t = s.value();
-      if (!t.matches("0|-?[1-9][0-9]{0,18}")) {
+      if (!Digits.isLongText(t)) {
         throw new InputInvalidException(path, "must be a 64-bit integer written in decimal digits",
             "Send the integer as a string of digits, for example \"9007199254740993\".");
       }

@@ -11,6 +11,7 @@ import static io.runnel.dsl.Dsl.isNull;
 import static io.runnel.dsl.Dsl.not;
 import static io.runnel.dsl.Dsl.select;
 
+import io.runnel.client.browser.JsNumberText;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.Conflict;
@@ -31,6 +32,7 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,6 +81,10 @@ public final class DslSmoke {
       .conflict(Conflict.SERVER_WINS);
 
   static final ChannelRef ORG = ChannelRef.of("org", "orgId").catchUp(FEED);
+
+  static {
+    Numbers.useInBrowser(new JsNumberText());
+  }
 
   private DslSmoke() {}
 
@@ -158,6 +164,29 @@ public final class DslSmoke {
       out.add("type " + t.sqlName() + " comparable=" + t.comparable());
     }
     out.add("describe " + describe(Json.parse("[1,\"x\",null,{}]")));
+    StringBuilder floats = new StringBuilder("float8");
+    for (double d : new double[] {0.1, 1e21, 1e-7, 5.7104815701776064e16, Double.MIN_VALUE, 1.0 / 3,
+        123456789012345680.0, 1e15, 1e14 + 0.5, -0.0, Double.MAX_VALUE, 2.5e-7, -1e300, 100}) {
+      floats.append(' ').append(ColumnType.FLOAT8.format(d));
+    }
+    floats.append(" float4");
+    for (float f : new float[] {0.1f, Float.MIN_VALUE, Float.MAX_VALUE, 16777216f, 1e6f, 123456.7f, 1.0e-10f}) {
+      floats.append(' ').append(ColumnType.FLOAT4.format(f));
+    }
+    out.add(floats.toString());
+    StringBuilder parsed = new StringBuilder("parsed");
+    for (String t : new String[] {"0.1", "2.5e-7", "1e308", "4.9e-324", "2.2250738585072011e-308", "9007199254740993",
+        "-.5", "+5.", "1.00000005960464477539062499"}) {
+      parsed.append(' ').append(ColumnType.FLOAT8.format(ColumnType.FLOAT8.parse(t)));
+    }
+    // float4 texts whose float TeaVM's own Float.parseFloat reads right: a bundle holds floats as doubles (TeaVM's
+    // non-strict float model), so subnormal, rounding-edge and 2^24-edge float4 texts may read otherwise there.
+    for (String t : new String[] {"0.1", "1e38", "-.5", "+5.", "3.25"}) {
+      parsed.append(' ').append(ColumnType.FLOAT4.format(ColumnType.FLOAT4.parse(t)));
+    }
+    out.add(parsed.toString());
+    out.add("canonical numbers " + CanonicalJson.write(Json.parse(
+        "[5e-324,1.7976931348623157e308,123e-20,0.1,1e21,999999999999999999999,-1.5e-7,100,1E2]")));
     return String.join("\n", out);
   }
 

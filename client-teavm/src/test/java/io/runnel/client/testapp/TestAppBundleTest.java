@@ -1,0 +1,131 @@
+package io.runnel.client.testapp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.runnel.client.bundle.RuntimeBundle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two bundles run under node and answer every call exactly as their entry classes do on the JVM: the test
+ * app's exports over its refs, and the runtime's with none.
+ */
+class TestAppBundleTest {
+
+  private static final String A = "0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69";
+  private static final String C = "2b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69";
+
+  /** One exported call: its function and arguments (null passes JS null). */
+  record Call(String function, String... args) {}
+
+  private static List<Call> scenario() {
+    String records = "[" + post(A, "2024-01-01T00:00:00Z") + "," + post(C, "2024-01-02T00:00:00.5Z") + "]";
+    String typed = "[{\"type\":\"posts\",\"record\":" + post(A, "2024-01-01T00:00:00Z") + "}]";
+    return List.of(
+        new Call("describe"),
+        new Call("queryInput", "liveFeed", "{\"orgId\":\"acme\"}"),
+        new Call("queryInput", "liveFeed", "{\"orgId\":7}"),
+        new Call("queryInput", "liveFeed", "{\"orgId\":"),
+        new Call("queryInput", "nope", "{}"),
+        new Call("mutatorInput", "likePost", "{\"postId\":\"" + A.toUpperCase(java.util.Locale.ROOT) + "\"}"),
+        new Call("mutatorInput", "likePost", "{}"),
+        new Call("place", "liveFeed", "{\"orgId\":\"acme\"}", null, records),
+        new Call("place", "liveFeed", "{\"orgId\":\"acme\"}", "ada", "[{\"id\":\"" + A + "\"}]"),
+        new Call("runTwin", "likePost", "{\"postId\":\"" + A + "\"}", typed),
+        new Call("runTwin", "likePost", "{\"postId\":\"" + C + "\"}", typed));
+  }
+
+  private static String post(String id, String createdAt) {
+    return "{\"id\":\"" + id + "\",\"org_id\":\"acme\",\"author_id\":\"ada\",\"title\":\"Héllo \\u20ac\","
+        + "\"like_count\":2147483646,\"liked_by_me\":false,\"created_at\":\"" + createdAt + "\"}";
+  }
+
+  private static String jvm(boolean app, Call c) {
+    String[] a = c.args();
+    return switch (c.function()) {
+      case "describe" -> app ? TestApp.describe() : RuntimeBundle.describe();
+      case "queryInput" -> app ? TestApp.queryInput(a[0], a[1]) : RuntimeBundle.queryInput(a[0], a[1]);
+      case "mutatorInput" -> app ? TestApp.mutatorInput(a[0], a[1]) : RuntimeBundle.mutatorInput(a[0], a[1]);
+      case "place" -> app ? TestApp.place(a[0], a[1], a[2], a[3]) : RuntimeBundle.place(a[0], a[1], a[2], a[3]);
+      case "runTwin" -> app ? TestApp.runTwin(a[0], a[1], a[2]) : RuntimeBundle.runTwin(a[0], a[1], a[2]);
+      default -> throw new IllegalArgumentException(c.function());
+    };
+  }
+
+  @Test
+  void theTestAppBundleAnswersAsTheJvmDoes(@TempDir Path dir) throws Exception {
+    compare(true, Path.of("target", "js", "test-app.js"), dir);
+  }
+
+  @Test
+  void theRuntimeBundleAnswersAsTheJvmDoes(@TempDir Path dir) throws Exception {
+    compare(false, Path.of("target", "js", "runnel-client.js"), dir);
+  }
+
+  @Test
+  void theScenarioExercisesEveryExportWithAnswersAndErrors() {
+    List<String> answers = new ArrayList<>();
+    for (Call c : scenario()) {
+      answers.add(jvm(true, c));
+    }
+    String all = String.join("\n", answers);
+    assertTrue(all.contains("\"like_count\":2147483647"), all);
+    assertTrue(all.contains("{\"keys\":[\"" + C + "\",\"" + A + "\"]}"), all);
+    assertTrue(all.contains("X_LIVE_QUERY_UNKNOWN") && all.contains("X_INPUT_INVALID"), all);
+  }
+
+  private static void compare(boolean app, Path bundle, Path dir) throws Exception {
+    assertTrue(Files.isRegularFile(bundle), "TeaVM wrote " + bundle.toAbsolutePath() + " in process-classes");
+    Path node = Path.of("/usr/bin/node");
+    if (!Files.isExecutable(node)) {
+      assertTrue(System.getenv("CI") == null, "node is required in CI to run the TeaVM bundles");
+      assumeTrue(false, "node is not installed: the bundle compiled but was not run");
+    }
+    StringBuilder js = new StringBuilder("import * as b from '" + bundle.toAbsolutePath().toUri() + "';\n");
+    js.append("const out = [];\n");
+    List<String> expected = new ArrayList<>();
+    for (Call c : scenario()) {
+      StringBuilder args = new StringBuilder();
+      for (String a : c.args()) {
+        args.append(args.length() == 0 ? "" : ", ").append(a == null ? "null" : quote(a));
+      }
+      js.append("out.push(b.").append(c.function()).append('(').append(args).append("));\n");
+      expected.add(jvm(app, c));
+    }
+    js.append("process.stdout.write(JSON.stringify(out));\n");
+    Path script = dir.resolve("run.mjs");
+    Files.writeString(script, js);
+    Process p = new ProcessBuilder(node.toString(), script.toString()).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "node finished");
+    assertEquals(0, p.exitValue(), "node exit code; output:\n" + output);
+    StringBuilder want = new StringBuilder("[");
+    for (String e : expected) {
+      want.append(want.length() == 1 ? "" : ",").append(quote(e));
+    }
+    assertEquals(want.append(']').toString(), output, "every answer, in order");
+  }
+
+  /** A JS/JSON string literal of {@code s} (JSON.stringify's escaping for the characters these texts hold). */
+  private static String quote(String s) {
+    StringBuilder out = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        default -> out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+}
