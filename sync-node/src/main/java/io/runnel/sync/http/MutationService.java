@@ -80,13 +80,13 @@ final class MutationService {
    */
   <I> Answer call(Mutator<I> mutator, Actor actor, String key, I input, JsonValue inputJson) {
     String actorId = actor.id() == null ? "" : actor.id();
-    String hash = QueryHash.inputHash(mutator.name(), inputJson);
-    String digest = QueryHash.writeDigest(actorId, key);
+    Call<I> call = new Call<>(mutator, actor, actorId, key, QueryHash.inputHash(mutator.name(), inputJson),
+        QueryHash.writeDigest(actorId, key), input);
     String slot = actorId + "\n" + key;
     long deadline = System.nanoTime() + inFlightWait.toNanos();
     while (true) {
       try {
-        Answer stored = lookup(actorId, key, hash);
+        Answer stored = lookup(call);
         if (stored != null) {
           return stored;
         }
@@ -97,7 +97,7 @@ final class MutationService {
       CompletableFuture<Void> other = running.putIfAbsent(slot, mine);
       if (other == null) {
         try {
-          Answer a = own(mutator, actor, actorId, key, hash, digest, input);
+          Answer a = own(call);
           if (a != null) {
             return a;
           }
@@ -124,13 +124,13 @@ final class MutationService {
     }
   }
 
-  private @Nullable Answer lookup(String actorId, String key, String hash) throws SQLException {
+  private @Nullable Answer lookup(Call<?> call) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(true);
-      IdempotencyStore.Stored s = store.find(c, actorId, key, cutoff());
+      IdempotencyStore.Stored s = store.find(c, call.actorId(), call.key(), cutoff());
       // A 200 stored without its lsn is not final yet: its runner (or, after a crash, the next runner under the
       // key's lock) completes it, so every replay answers the same bytes.
-      return s == null || provisional(s) ? null : replay(c, s, hash);
+      return s == null || provisional(s) ? null : replay(c, s, call.hash());
     }
   }
 
@@ -139,23 +139,22 @@ final class MutationService {
   }
 
   /** As the key's runner on this node; null when another node answered meanwhile (the caller looks again). */
-  private <I> @Nullable Answer own(Mutator<I> mutator, Actor actor, String actorId, String key, String hash,
-      String digest, I input) {
-    long lockKey = Long.parseUnsignedLong(digest.substring(0, 16), 16);
+  private <I> @Nullable Answer own(Call<I> call) {
+    long lockKey = Long.parseUnsignedLong(call.digest().substring(0, 16), 16);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(true);
       if (!advisory(c, "SELECT pg_try_advisory_lock(?)", lockKey)) {
         return inFlight();
       }
       try {
-        IdempotencyStore.Stored s = store.find(c, actorId, key, cutoff());
-        if (s != null && s.inputHash().equals(hash) && provisional(s)) {
-          s = complete(c, actorId, key, s);
+        IdempotencyStore.Stored s = store.find(c, call.actorId(), call.key(), cutoff());
+        if (s != null && s.inputHash().equals(call.hash()) && provisional(s)) {
+          s = complete(c, call.actorId(), call.key(), s);
         }
         if (s != null) {
-          return replay(c, s, hash);
+          return replay(c, s, call.hash());
         }
-        return run(c, mutator, actor, actorId, key, hash, digest, input);
+        return run(c, call);
       } finally {
         try {
           advisory(c, "SELECT pg_advisory_unlock(?)", lockKey);
@@ -165,12 +164,16 @@ final class MutationService {
         }
       }
     } catch (SQLException e) {
-      return new Answer(500, Responses.internal(e, "Calling mutator " + mutator.name()), 0, "failed");
+      return new Answer(500, Responses.internal(e, "Calling mutator " + call.mutator().name()), 0, "failed");
     }
   }
 
-  private <I> @Nullable Answer run(Connection c, Mutator<I> mutator, Actor actor, String actorId, String key,
-      String hash, String digest, I input) throws SQLException {
+  private <I> @Nullable Answer run(Connection c, Call<I> call) throws SQLException {
+    Mutator<I> mutator = call.mutator();
+    String actorId = call.actorId();
+    String key = call.key();
+    String hash = call.hash();
+    String digest = call.digest();
     for (int attempt = 1; ; attempt++) {
       Instant now = clock.instant();
       boolean committed = false;
@@ -185,7 +188,7 @@ final class MutationService {
           s.setString(1, digest);
           s.execute();
         }
-        JsonValue result = Results.toJson(mutator.server().run(new Context(actor, c), input));
+        JsonValue result = Results.toJson(mutator.server().run(new Context(call.actor(), c), call.input()));
         JsonObject provisional = JsonObject.builder().put("result", result).put("write", digest).build();
         if (!store.insert(c, actorId, key, hash, mutator.name(), 200, provisional.toString(), now, now.minus(retention))) {
           c.rollback();
@@ -330,6 +333,14 @@ final class MutationService {
       LOG.log(Level.DEBUG, "Rollback failed (the connection is likely gone): " + e.getMessage());
     }
   }
+
+  /**
+   * One call: the mutator, who calls, the key, the input's hash and the write's digest.
+   *
+   * @param actorId the actor's id, {@code ""} for an anonymous actor
+   */
+  private record Call<I>(Mutator<I> mutator, Actor actor, String actorId, String key, String hash, String digest,
+      I input) {}
 
   /** The server function's view of its call. */
   private record Context(Actor actor, Connection connection) implements MutationContext {
