@@ -1,10 +1,10 @@
 package io.runnel.client.live;
 
-import static io.runnel.client.live.Node.BY_LIKES;
-import static io.runnel.client.live.Node.hello;
-import static io.runnel.client.live.Node.patch;
-import static io.runnel.client.live.Node.post;
-import static io.runnel.client.live.Node.snapshot;
+import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.hello;
+import static io.runnel.client.fake.Node.patch;
+import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.snapshot;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.client.ConnectionState;
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.Node;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Row;
 import io.runnel.wire.ErrorCode;
