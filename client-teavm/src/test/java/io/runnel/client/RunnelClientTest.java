@@ -42,25 +42,39 @@ class RunnelClientTest {
   private final Page page = new Page();
   private final List<List<String>> acme = new ArrayList<>();
 
+  private LiveQuery list;
+  private FakeSockets.Socket node;
+
   /** Connected as {@code u1} with the acme list live at commit 2 holding p2 (9 likes) and p1 (5 likes). */
-  private FakeSockets.Socket liveAcme(LiveQuery[] list) {
+  private void liveAcme() {
     page.client.connect();
-    list[0] = page.client.query(BY_LIKES, "acme", recorder(acme));
-    FakeSockets.Socket node = page.online("u1", 1);
-    node.receive(snapshot(list[0].sid(), 2, post("p2", "acme", "B", 9), post("p1", "acme", "A", 5)));
-    return node;
+    list = page.client.query(BY_LIKES, "acme", recorder(acme));
+    node = page.online("u1", 1);
+    node.receive(snapshot(list.sid(), 2, post("p2", "acme", "B", 9), post("p1", "acme", "A", 5)));
+  }
+
+  /** The network goes: the socket drops and every request finds no network. */
+  private void networkGone() {
+    page.http.offline = true;
+    page.drop(node);
+  }
+
+  /** The network returns: after the client's backoff a new socket opens and the node answers {@code actor}. */
+  private void networkBack(String actor, int commit) {
+    page.http.offline = false;
+    page.scheduler.advance(375);
+    node = page.online(actor, commit);
   }
 
   @Test
   void anInsertShowsAtItsPlaceAtOnceAndItsAnswerAndEchoSettleItWithOneCopyAndNoFlicker() {
-    LiveQuery[] list = new LiveQuery[1];
-    FakeSockets.Socket node = liveAcme(list);
+    liveAcme();
     Mutation call = page.client.mutate(CREATE, "p3|acme|AB|7");
     RecordingHttp.Call sent = page.http.open();
     sent.ok("d1", answerLsn(5));
     page.scheduler.runDue();
     List<String> framesAfterAnswer = node.kinds();
-    node.receive(patch(list[0].sid(), 5, List.of("d1"), put(post("p3", "acme", "AB", 7), "p2")));
+    node.receive(patch(list.sid(), 5, List.of("d1"), put(post("p3", "acme", "AB", 7), "p2")));
     node.receive(hello("u1", 5));
     assertAll(
         () -> assertEquals(List.of(
@@ -78,8 +92,7 @@ class RunnelClientTest {
 
   @Test
   void aWriteWhoseEchoNeverComesSettlesByTheHelloLsn() {
-    LiveQuery[] list = new LiveQuery[1];
-    FakeSockets.Socket node = liveAcme(list);
+    liveAcme();
     page.client.mutate(CREATE, "p9|other|Z|1");
     page.http.open().ok("d9", answerLsn(4));
     page.scheduler.runDue();
@@ -95,23 +108,18 @@ class RunnelClientTest {
 
   @Test
   void aWriteMadeOfflineKeepsItsOverlayAndIsReplayedInOrderUnderItsKeyWhenTheNodeComesBack() {
-    LiveQuery[] list = new LiveQuery[1];
-    FakeSockets.Socket node = liveAcme(list);
-    page.http.offline = true;
-    page.drop(node);
+    liveAcme();
+    networkGone();
     Mutation first = page.client.mutate(LIKE, "p1");
     Mutation second = page.client.mutate(LIKE, "p1");
     ConnectionState whileOffline = page.states.get(page.states.size() - 1);
-    page.http.offline = false;
-    page.scheduler.advance(375);
-    FakeSockets.Socket back = page.online("u1", 3);
-    JsonObject resume = (JsonObject) back.frames().get(1).get("cursor");
-    node = back;
-    node.receive(patch(list[0].sid(), 3, List.of()));
+    networkBack("u1", 3);
+    JsonObject resume = (JsonObject) node.frames().get(1).get("cursor");
+    node.receive(patch(list.sid(), 3, List.of()));
     page.http.open().ok("d1", answerLsn(4));
     page.http.open().ok("d2", answerLsn(5));
-    node.receive(patch(list[0].sid(), 4, List.of("d1"), update(post("p1", "acme", "A", 6))));
-    node.receive(patch(list[0].sid(), 5, List.of("d2"), update(post("p1", "acme", "A", 7))));
+    node.receive(patch(list.sid(), 4, List.of("d1"), update(post("p1", "acme", "A", 6))));
+    node.receive(patch(list.sid(), 5, List.of("d2"), update(post("p1", "acme", "A", 7))));
     node.receive(hello("u1", 5));
     assertAll(
         () -> assertInstanceOf(ConnectionState.Offline.class, whileOffline),
@@ -130,8 +138,7 @@ class RunnelClientTest {
 
   @Test
   void aRefusalDropsTheOverlayAtOnceAndSurfacesTheError() {
-    LiveQuery[] list = new LiveQuery[1];
-    liveAcme(list);
+    liveAcme();
     List<OutboxState> outbox = new ArrayList<>();
     page.client.outbox(outbox::add);
     Mutation call = page.client.mutate(CREATE, "p3|acme|C|12");
@@ -153,16 +160,12 @@ class RunnelClientTest {
 
   @Test
   void anotherActorInHelloClearsTheStoreAndParksTheOldQueue() {
-    LiveQuery[] list = new LiveQuery[1];
-    FakeSockets.Socket node = liveAcme(list);
-    page.http.offline = true;
-    page.drop(node);
+    liveAcme();
+    networkGone();
     page.client.mutate(LIKE, "p1");
-    page.http.offline = false;
-    page.scheduler.advance(375);
-    FakeSockets.Socket back = page.online("u2", 3);
-    JsonObject sub = back.frames().get(1);
-    back.receive(snapshot(list[0].sid(), 3, post("p1", "acme", "A", 5)));
+    networkBack("u2", 3);
+    JsonObject sub = node.frames().get(1);
+    node.receive(snapshot(list.sid(), 3, post("p1", "acme", "A", 5)));
     page.scheduler.advance(5_000);
     assertAll(
         () -> assertEquals(List.of(

@@ -274,4 +274,26 @@ class LiveClientTest {
     s.listener.closed(1000, "late");
     assertEquals(new ConnectionState.Online(2), client.connection());
   }
+
+  @Test
+  void theActorIdIsUnknownBeforeTheFirstHelloAnswerEmptyForAnAnonymousPageAndTheNewOneOnceOnline() {
+    String before = client.actorId();
+    FakeSockets.Socket s = online(null);
+    String anonymous = client.actorId();
+    List<String> heardOnline = new ArrayList<>();
+    client.onConnection(state -> {
+      if (state instanceof ConnectionState.Online) {
+        heardOnline.add(client.actorId());
+      }
+    });
+    s.listener.closed(1006, "gone");
+    scheduler.advance(375);
+    FakeSockets.Socket next = sockets.last();
+    next.open();
+    next.receive(hello("u2", 2));
+    assertAll(
+        () -> assertNull(before, "no node has answered yet"),
+        () -> assertEquals("", anonymous),
+        () -> assertEquals(List.of("", "u2"), heardOnline, "listeners hearing Online already see the new actor"));
+  }
 }
