@@ -56,6 +56,16 @@ class LiveClientTest {
     return s;
   }
 
+  /** The network drops {@code s}; after the backoff the next socket opens and the node answers {@code actor}. */
+  private FakeSockets.Socket droppedAndBackAs(FakeSockets.Socket s, String actor, int commit) {
+    s.listener.closed(1006, "gone");
+    scheduler.advance(375);
+    FakeSockets.Socket next = sockets.last();
+    next.open();
+    next.receive(hello(actor, commit));
+    return next;
+  }
+
   @Test
   void helloGoesFirstAndSubscriptionsFollowTheNodesAnswer() {
     LiveQuery q = client.query(BY_LIKES, "acme");
@@ -213,11 +223,7 @@ class LiveClientTest {
     LiveQuery q = client.query(BY_LIKES, "acme");
     FakeSockets.Socket s = online("u1");
     s.receive(snapshot(q.sid(), 3, post("p1", "acme", "A", 5)));
-    s.listener.closed(1006, "gone");
-    scheduler.advance(375);
-    FakeSockets.Socket next = sockets.last();
-    next.open();
-    next.receive(hello("u2", 4));
+    FakeSockets.Socket next = droppedAndBackAs(s, "u2", 4);
     assertAll(
         () -> assertFalse(store.holds("posts", "p1"), "the other actor's records are gone"),
         () -> assertEquals(new QueryView(new QueryState.Pending(), List.of()), q.view()),
@@ -286,11 +292,7 @@ class LiveClientTest {
         heardOnline.add(client.actorId());
       }
     });
-    s.listener.closed(1006, "gone");
-    scheduler.advance(375);
-    FakeSockets.Socket next = sockets.last();
-    next.open();
-    next.receive(hello("u2", 2));
+    droppedAndBackAs(s, "u2", 2);
     assertAll(
         () -> assertNull(before, "no node has answered yet"),
         () -> assertEquals("", anonymous),
