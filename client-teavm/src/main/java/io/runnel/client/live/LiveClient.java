@@ -113,6 +113,18 @@ public final class LiveClient {
     return state;
   }
 
+  /**
+   * The actor id the node's last {@code hello} answer named, {@code ""} for an anonymous page, or null before the
+   * first answer; already the new one when listeners hear {@code Online}.
+   */
+  public @Nullable String actorId() {
+    if (!actorKnown) {
+      return null;
+    }
+    String a = actor;
+    return a == null ? "" : a;
+  }
+
   /** Calls {@code listener} with the state now and with every change. */
   public void onConnection(Consumer<ConnectionState> listener) {
     connectionListeners.add(Objects.requireNonNull(listener, "listener"));

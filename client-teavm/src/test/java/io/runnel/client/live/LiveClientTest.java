@@ -1,10 +1,10 @@
 package io.runnel.client.live;
 
-import static io.runnel.client.live.Node.BY_LIKES;
-import static io.runnel.client.live.Node.hello;
-import static io.runnel.client.live.Node.patch;
-import static io.runnel.client.live.Node.post;
-import static io.runnel.client.live.Node.snapshot;
+import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.hello;
+import static io.runnel.client.fake.Node.patch;
+import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.snapshot;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.client.ConnectionState;
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.Node;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Row;
 import io.runnel.wire.ErrorCode;
@@ -51,6 +54,16 @@ class LiveClientTest {
     s.open();
     s.receive(hello(actor, 1));
     return s;
+  }
+
+  /** The network drops {@code s}; after the backoff the next socket opens and the node answers {@code actor}. */
+  private FakeSockets.Socket droppedAndBackAs(FakeSockets.Socket s, String actor, int commit) {
+    s.listener.closed(1006, "gone");
+    scheduler.advance(375);
+    FakeSockets.Socket next = sockets.last();
+    next.open();
+    next.receive(hello(actor, commit));
+    return next;
   }
 
   @Test
@@ -210,11 +223,7 @@ class LiveClientTest {
     LiveQuery q = client.query(BY_LIKES, "acme");
     FakeSockets.Socket s = online("u1");
     s.receive(snapshot(q.sid(), 3, post("p1", "acme", "A", 5)));
-    s.listener.closed(1006, "gone");
-    scheduler.advance(375);
-    FakeSockets.Socket next = sockets.last();
-    next.open();
-    next.receive(hello("u2", 4));
+    FakeSockets.Socket next = droppedAndBackAs(s, "u2", 4);
     assertAll(
         () -> assertFalse(store.holds("posts", "p1"), "the other actor's records are gone"),
         () -> assertEquals(new QueryView(new QueryState.Pending(), List.of()), q.view()),
@@ -270,5 +279,23 @@ class LiveClientTest {
     sockets.last().receive(hello("u1", 2));
     s.listener.closed(1000, "late");
     assertEquals(new ConnectionState.Online(2), client.connection());
+  }
+
+  @Test
+  void theActorIdIsUnknownBeforeTheFirstHelloAnswerEmptyForAnAnonymousPageAndTheNewOneOnceOnline() {
+    String before = client.actorId();
+    FakeSockets.Socket s = online(null);
+    String anonymous = client.actorId();
+    List<String> heardOnline = new ArrayList<>();
+    client.onConnection(state -> {
+      if (state instanceof ConnectionState.Online) {
+        heardOnline.add(client.actorId());
+      }
+    });
+    droppedAndBackAs(s, "u2", 2);
+    assertAll(
+        () -> assertNull(before, "no node has answered yet"),
+        () -> assertEquals("", anonymous),
+        () -> assertEquals(List.of("", "u2"), heardOnline, "listeners hearing Online already see the new actor"));
   }
 }

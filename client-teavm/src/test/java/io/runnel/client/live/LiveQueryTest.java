@@ -1,18 +1,21 @@
 package io.runnel.client.live;
 
-import static io.runnel.client.live.Node.BY_LIKES;
-import static io.runnel.client.live.Node.BY_TITLE;
-import static io.runnel.client.live.Node.CREATE;
-import static io.runnel.client.live.Node.LIKE;
-import static io.runnel.client.live.Node.hello;
-import static io.runnel.client.live.Node.patch;
-import static io.runnel.client.live.Node.post;
-import static io.runnel.client.live.Node.put;
-import static io.runnel.client.live.Node.snapshot;
-import static io.runnel.client.live.Node.update;
+import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.BY_TITLE;
+import static io.runnel.client.fake.Node.CREATE;
+import static io.runnel.client.fake.Node.LIKE;
+import static io.runnel.client.fake.Node.hello;
+import static io.runnel.client.fake.Node.patch;
+import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.put;
+import static io.runnel.client.fake.Node.snapshot;
+import static io.runnel.client.fake.Node.update;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.Node;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.client.store.RecordStore;
 import java.util.ArrayList;

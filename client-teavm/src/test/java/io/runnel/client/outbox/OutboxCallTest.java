@@ -11,6 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.client.fake.CountingIds;
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.JvmJson;
+import io.runnel.client.fake.MapStore;
+import io.runnel.client.fake.RecordingHttp;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonObject;
 import java.util.ArrayList;
@@ -25,7 +30,7 @@ class OutboxCallTest {
   void aCallRunsItsTwinThenPostsTheInputUnderItsKeyWithCredentials() {
     Page page = new Page().signedIn("ada");
     Mutation call = page.like("p1");
-    Fakes.RecordingHttp.Call sent = page.http.open();
+    RecordingHttp.Call sent = page.http.open();
     assertAll(
         () -> assertEquals(key(1), call.writeId(), "the write id is the key <mutator>:<uuid>"),
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log,
@@ -75,10 +80,10 @@ class OutboxCallTest {
 
   @Test
   void cookieModeSendsNoAuthorizationHeader() {
-    Fakes.FakeScheduler clock = new Fakes.FakeScheduler();
-    Fakes.RecordingHttp http = new Fakes.RecordingHttp();
-    Outbox outbox = Outbox.builder().baseUrl("https://app.example").http(http).store(new Fakes.MapStore())
-        .json(new Fakes.JvmJson()).ids(new Fakes.CountingIds()).scheduler(clock)
+    FakeScheduler clock = new FakeScheduler(1_700_000_000_000L);
+    RecordingHttp http = new RecordingHttp();
+    Outbox outbox = Outbox.builder().baseUrl("https://app.example").http(http).store(new MapStore())
+        .json(new JvmJson()).ids(new CountingIds()).scheduler(clock)
         .writes(new Fakes.RecordingWrites()).build();
     outbox.principal("ada");
     outbox.mutate(Page.LIKE, new Page.LikeInput("p1"));
@@ -158,7 +163,7 @@ class OutboxCallTest {
     Page page = new Page().signedIn("ada");
     Mutation call = page.like("p1");
     page.http.open().refuse(401, "X_SOCKET_UNAUTHENTICATED");
-    Fakes.RecordingHttp.Call again = page.http.open();
+    RecordingHttp.Call again = page.http.open();
     assertAll(
         () -> assertEquals(1, page.credentials.refreshes, "the token was refreshed"),
         () -> assertEquals("Bearer t2", again.request.headers().get("Authorization"), "with the new token"),

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.MapStore;
+import io.runnel.client.fake.RecordingHttp;
 import io.runnel.wire.ErrorCode;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +71,7 @@ class OutboxReplayTest {
     Page page = threeQueuedOffline();
     page.online(2);
     page.http.open().ok(DIGEST);
-    Fakes.RecordingHttp.Call second = page.http.open();
+    RecordingHttp.Call second = page.http.open();
     page.offline(2);
     assertFalse(page.state().pending().get(0).sending(), "the in-flight entry is pending again");
     second.ok(DIGEST);
@@ -87,10 +90,10 @@ class OutboxReplayTest {
   void aLateAnswerFromACutPassSettlesTheEntryTheNewPassIsResending() {
     Page page = threeQueuedOffline();
     page.online(2);
-    Fakes.RecordingHttp.Call cut = page.http.open();
+    RecordingHttp.Call cut = page.http.open();
     page.offline(2);
     page.online(3);
-    Fakes.RecordingHttp.Call resent = page.http.calls.get(2);
+    RecordingHttp.Call resent = page.http.calls.get(2);
     cut.ok(DIGEST);
     assertEquals(3, page.http.calls.size(), "the old pass's answer sends nothing");
     resent.ok(DIGEST);
@@ -109,7 +112,7 @@ class OutboxReplayTest {
     Page page = new Page().signedIn("ada");
     page.online(1);
     page.like("p1");
-    Fakes.RecordingHttp.Call old = page.http.open();
+    RecordingHttp.Call old = page.http.open();
     page.online(2);
     assertEquals(List.of(key(1), key(1)), page.http.keys(), "resent under the new connection");
     old.networkFails();
@@ -141,7 +144,7 @@ class OutboxReplayTest {
         () -> assertEquals(List.of(key(1), key(2), key(3)), after.pendingIds(), "all three restored"));
     after.http.open().ok(DIGEST);
     after.http.open().ok(DIGEST);
-    Fakes.RecordingHttp.Call third = after.http.open();
+    RecordingHttp.Call third = after.http.open();
     assertAll(
         () -> assertEquals(List.of(key(1), key(2), key(3)), after.http.keys(), "the original keys, in order"),
         () -> assertEquals("{\"input\":{\"postId\":\"p3\"}}", third.request.body(), "the original input"));
@@ -161,7 +164,7 @@ class OutboxReplayTest {
   @Test
   void callsMadeBeforeTheStoredQueueIsReadBackQueueBehindIt() {
     Page before = threeQueuedOffline();
-    Fakes.MapStore store = before.store;
+    MapStore store = before.store;
     store.holdLists = true;
     Page after = before.reload().signedIn("ada");
     Mutation early = after.like("p9");
@@ -213,7 +216,7 @@ class OutboxReplayTest {
     page.online(2);
     assertEquals(1, page.http.calls.size(), "nothing of ada's is sent while bob is signed in");
     page.like("b1");
-    Fakes.RecordingHttp.Call bobs = page.http.open();
+    RecordingHttp.Call bobs = page.http.open();
     assertEquals(key(4), bobs.key(), "bob's own call goes");
     bobs.ok(DIGEST);
     assertTrue(page.store.map.keySet().stream().allMatch(k -> k.startsWith("runnel.outbox.ada.")),
@@ -233,7 +236,7 @@ class OutboxReplayTest {
     Page page = new Page().signedIn("ada");
     page.online(1);
     page.like("p1");
-    Fakes.RecordingHttp.Call adas = page.http.open();
+    RecordingHttp.Call adas = page.http.open();
     page.outbox.principal("bob");
     adas.ok(DIGEST);
     assertAll(
@@ -256,9 +259,9 @@ class OutboxReplayTest {
 
   @Test
   void anUnreadableStoredEntryIsRemovedAndReportedNotReplayed() {
-    Fakes.MapStore store = new Fakes.MapStore();
+    MapStore store = new MapStore();
     store.map.put("runnel.outbox.ada.1", "{\"v\":\"9\"}");
-    Page page = new Page(new Fakes.FakeScheduler(), store).signedIn("ada");
+    Page page = new Page(new FakeScheduler(1_700_000_000_000L), store).signedIn("ada");
     assertAll(
         () -> assertEquals(List.of("runnel.outbox.ada.1"), page.failedIds(), "reported"),
         () -> assertEquals(Map.of(), store.map, "removed"),

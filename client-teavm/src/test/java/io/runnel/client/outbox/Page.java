@@ -1,6 +1,11 @@
 package io.runnel.client.outbox;
 
 import io.runnel.client.ConnectionState;
+import io.runnel.client.fake.CountingIds;
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.JvmJson;
+import io.runnel.client.fake.MapStore;
+import io.runnel.client.fake.RecordingHttp;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonCodec;
 import java.util.ArrayList;
@@ -21,9 +26,9 @@ final class Page {
   static final String DIGEST = "0123456789abcdef0123456789abcdef";
   static final String LSN = "00000000000000A000000000";
 
-  final Fakes.FakeScheduler clock;
-  final Fakes.MapStore store;
-  final Fakes.RecordingHttp http = new Fakes.RecordingHttp();
+  final FakeScheduler clock;
+  final MapStore store;
+  final RecordingHttp http = new RecordingHttp();
   final Fakes.RecordingWrites writes = new Fakes.RecordingWrites();
   final Fakes.RotatingCredentials credentials = new Fakes.RotatingCredentials();
   final List<OutboxState> states = new ArrayList<>();
@@ -31,18 +36,18 @@ final class Page {
   final Outbox outbox;
 
   Page() {
-    this(new Fakes.FakeScheduler(), new Fakes.MapStore());
+    this(new FakeScheduler(1_700_000_000_000L), new MapStore());
   }
 
-  Page(Fakes.FakeScheduler clock, Fakes.MapStore store) {
+  Page(FakeScheduler clock, MapStore store) {
     this.clock = clock;
     this.store = store;
     this.outbox = Outbox.builder()
         .baseUrl("https://app.example/")
         .http(http)
         .store(store)
-        .json(new Fakes.JvmJson())
-        .ids(new Fakes.CountingIds())
+        .json(new JvmJson())
+        .ids(new CountingIds())
         .scheduler(clock)
         .writes(writes)
         .credentials(credentials)

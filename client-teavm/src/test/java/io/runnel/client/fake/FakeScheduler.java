@@ -1,12 +1,11 @@
-package io.runnel.client.live;
+package io.runnel.client.fake;
 
 import io.runnel.client.port.Scheduler;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
-/** A scheduler the test advances by hand: tasks run in due order, ties in scheduling order. */
-final class FakeScheduler implements Scheduler {
+/** A scheduler the test advances by hand: tasks run in due order, ties in scheduling order; never a real clock. */
+public final class FakeScheduler implements Scheduler {
 
   private static final class Task implements Cancellable {
     final long due;
@@ -27,8 +26,18 @@ final class FakeScheduler implements Scheduler {
   }
 
   private final List<Task> tasks = new ArrayList<>();
-  private long now = 1_000_000;
+  private long now;
   private long seq;
+
+  /** A clock at 1,000,000 ms. */
+  public FakeScheduler() {
+    this(1_000_000);
+  }
+
+  /** A clock at {@code startMillis}. */
+  public FakeScheduler(long startMillis) {
+    this.now = startMillis;
+  }
 
   @Override
   public Cancellable schedule(long delayMillis, Runnable task) {
@@ -45,12 +54,17 @@ final class FakeScheduler implements Scheduler {
     return now;
   }
 
-  /** Moves the clock forward by {@code millis}, running every task due on the way. */
-  void advance(long millis) {
+  /** Moves the clock forward by {@code millis}, running every task due on the way, in due order. */
+  public void advance(long millis) {
     long until = now + millis;
     while (true) {
-      Task next = tasks.stream().filter(t -> !t.cancelled && t.due <= until)
-          .min(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq)).orElse(null);
+      Task next = null;
+      for (Task t : tasks) {
+        if (!t.cancelled && t.due <= until && (next == null || t.due < next.due
+            || (t.due == next.due && t.seq < next.seq))) {
+          next = t;
+        }
+      }
       if (next == null) {
         break;
       }
@@ -59,10 +73,22 @@ final class FakeScheduler implements Scheduler {
       next.run.run();
     }
     now = until;
+    tasks.removeIf(t -> t.cancelled);
   }
 
   /** Runs what is due now (tasks scheduled with delay 0). */
-  void runDue() {
+  public void runDue() {
     advance(0);
+  }
+
+  /** The delays from now of the timers still armed. */
+  public List<Long> armed() {
+    List<Long> out = new ArrayList<>();
+    for (Task t : tasks) {
+      if (!t.cancelled) {
+        out.add(t.due - now);
+      }
+    }
+    return out;
   }
 }

@@ -1,4 +1,4 @@
-package io.runnel.client.live;
+package io.runnel.client.fake;
 
 import io.runnel.client.port.JsonPort;
 import io.runnel.dsl.EntityRef;
@@ -7,7 +7,6 @@ import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonCodec;
-import io.runnel.wire.JsonValue;
 import java.util.List;
 import java.util.Map;
 
@@ -16,70 +15,60 @@ import static io.runnel.dsl.Dsl.desc;
 import static io.runnel.dsl.Dsl.eq;
 import static io.runnel.dsl.Dsl.select;
 
-/** The declarations and the node frames the live tests script. */
-final class Node {
+/** The declarations the scripted node serves and the frames it speaks, as the protocol spells them. */
+public final class Node {
 
-  static final EntityRef POSTS = EntityRef.of("posts").key("id")
+  public static final EntityRef POSTS = EntityRef.of("posts").key("id")
       .columns(c -> c.text("id").text("org").text("title").int4("likes"));
 
   /** Posts of an org, most liked first. */
-  static final QueryRef<String> BY_LIKES = QueryRef.live("byLikes", JsonCodec.object(r -> r.text("org"),
+  public static final QueryRef<String> BY_LIKES = QueryRef.live("byLikes", JsonCodec.object(r -> r.text("org"),
       (org, w) -> w.put("org", org)), org -> select(POSTS).where(eq("org", org)).orderBy(desc("likes")));
 
   /** Posts of an org by title. */
-  static final QueryRef<String> BY_TITLE = QueryRef.live("byTitle", JsonCodec.object(r -> r.text("org"),
+  public static final QueryRef<String> BY_TITLE = QueryRef.live("byTitle", JsonCodec.object(r -> r.text("org"),
       (org, w) -> w.put("org", org)), org -> select(POSTS).where(eq("org", org)).orderBy(asc("title")));
 
   /** Inserts {@code id|org|title|likes}. */
-  static final MutatorRef<String> CREATE = MutatorRef.of("createPost", JsonCodec.text())
+  public static final MutatorRef<String> CREATE = MutatorRef.of("createPost", JsonCodec.text())
       .local((tx, in) -> {
         String[] p = in.split("\\|");
         tx.insert(POSTS, post(p[0], p[1], p[2], Integer.parseInt(p[3])));
       });
 
   /** Adds a like. */
-  static final MutatorRef<String> LIKE = MutatorRef.of("likePost", JsonCodec.text())
+  public static final MutatorRef<String> LIKE = MutatorRef.of("likePost", JsonCodec.text())
       .local((tx, id) -> tx.update(POSTS, id, p -> p.plus("likes", 1)));
 
   /** The JVM's JSON as the client's port. */
-  static final JsonPort JSON = new JsonPort() {
-    @Override
-    public JsonValue parse(String text) {
-      return Json.parse(text);
-    }
+  public static final JsonPort JSON = new JvmJson();
 
-    @Override
-    public String write(JsonValue value) {
-      return Json.write(value);
-    }
-  };
-
-  static final String QID = "byLikes:0123456789abcdef@-";
+  public static final String QID = "byLikes:0123456789abcdef@-";
 
   private Node() {}
 
-  static Row post(String id, String org, String title, int likes) {
+  public static Row post(String id, String org, String title, int likes) {
     return Row.of(Map.of("id", id, "org", org, "title", title, "likes", likes));
   }
 
-  static String lsn(int commit) {
+  public static String lsn(int commit) {
     return "%016x%08x".formatted(commit, 1);
   }
 
-  static String hello(String actor, int commit) {
+  public static String hello(String actor, int commit) {
     return "{\"t\":\"hello\",\"v\":1,\"node\":\"n1\",\"actor\":" + (actor == null ? "null" : "\"" + actor + "\"")
         + ",\"heartbeatMs\":1000,\"lsn\":\"" + "%016x00000000".formatted(commit) + "\"}";
   }
 
-  static String record(Row r) {
+  public static String record(Row r) {
     return "{\"type\":\"posts\",\"key\":\"" + r.text("id") + "\",\"row\":" + Json.write(POSTS.rowToJson(r)) + "}";
   }
 
-  static String cursor(int commit) {
+  public static String cursor(int commit) {
     return "{\"qid\":\"" + QID + "\",\"lsn\":\"" + lsn(commit) + "\",\"at\":1}";
   }
 
-  static String snapshot(String sid, int commit, Row... rows) {
+  public static String snapshot(String sid, int commit, Row... rows) {
     StringBuilder b = new StringBuilder("{\"t\":\"snapshot\",\"sid\":\"" + sid + "\",\"records\":[");
     for (int i = 0; i < rows.length; i++) {
       b.append(i == 0 ? "" : ",").append(record(rows[i]));
@@ -87,22 +76,22 @@ final class Node {
     return b.append("],\"cursor\":").append(cursor(commit)).append('}').toString();
   }
 
-  static String put(Row r, String after) {
+  public static String put(Row r, String after) {
     String rec = record(r);
     return "{\"op\":\"put\"," + rec.substring(1, rec.length() - 1) + ",\"after\":"
         + (after == null ? "null" : "\"" + after + "\"") + "}";
   }
 
-  static String update(Row r) {
+  public static String update(Row r) {
     String rec = record(r);
     return "{\"op\":\"put\"," + rec.substring(1);
   }
 
-  static String del(String key) {
+  public static String del(String key) {
     return "{\"op\":\"del\",\"type\":\"posts\",\"key\":\"" + key + "\"}";
   }
 
-  static String patch(String sid, int commit, List<String> writes, String... ops) {
+  public static String patch(String sid, int commit, List<String> writes, String... ops) {
     return "{\"t\":\"patch\",\"sid\":\"" + sid + "\",\"ops\":[" + String.join(",", ops) + "],\"writes\":"
         + Json.write(io.runnel.wire.JsonArray.ofStrings(writes)) + ",\"cursor\":" + cursor(commit) + "}";
   }

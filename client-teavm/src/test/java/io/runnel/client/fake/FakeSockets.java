@@ -1,4 +1,4 @@
-package io.runnel.client.live;
+package io.runnel.client.fake;
 
 import io.runnel.client.port.SocketPort;
 import io.runnel.wire.Json;
@@ -8,14 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A scripted node: records every socket the client opens, what it sends and how it closes it. */
-final class FakeSockets implements SocketPort {
+public final class FakeSockets implements SocketPort {
 
-  /** One socket the client opened. */
-  static final class Socket implements Connection {
-    final String url;
-    final Listener listener;
-    final List<String> sent = new ArrayList<>();
-    int closedWith = -1;
+  /** One socket the client opened; the test plays the node through it. */
+  public static final class Socket implements Connection {
+    public final String url;
+    public final Listener listener;
+    public final List<String> sent = new ArrayList<>();
+    public int closedWith = -1;
 
     Socket(String url, Listener listener) {
       this.url = url;
@@ -33,25 +33,27 @@ final class FakeSockets implements SocketPort {
     }
 
     /** The frames sent, parsed. */
-    List<JsonObject> frames() {
+    public List<JsonObject> frames() {
       return sent.stream().map(s -> (JsonObject) Json.parse(s)).toList();
     }
 
     /** The kinds of the frames sent, in order. */
-    List<String> kinds() {
+    public List<String> kinds() {
       return frames().stream().map(f -> ((JsonString) f.get("t")).value()).toList();
     }
 
-    void open() {
+    /** The node accepts the socket. */
+    public void open() {
       listener.opened();
     }
 
-    void receive(String frame) {
+    /** The node sends {@code frame}. */
+    public void receive(String frame) {
       listener.text(frame);
     }
   }
 
-  final List<Socket> opened = new ArrayList<>();
+  public final List<Socket> opened = new ArrayList<>();
 
   @Override
   public Connection open(String url, Listener listener) {
@@ -60,7 +62,8 @@ final class FakeSockets implements SocketPort {
     return s;
   }
 
-  Socket last() {
+  /** The socket opened last. */
+  public Socket last() {
     return opened.get(opened.size() - 1);
   }
 }

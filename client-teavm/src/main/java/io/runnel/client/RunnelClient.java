@@ -1,0 +1,294 @@
+package io.runnel.client;
+
+import io.runnel.client.live.LiveClient;
+import io.runnel.client.live.LiveQuery;
+import io.runnel.client.live.QueryView;
+import io.runnel.client.live.SyncEndpoint;
+import io.runnel.client.outbox.Credentials;
+import io.runnel.client.outbox.Mutation;
+import io.runnel.client.outbox.MutatorRegistry;
+import io.runnel.client.outbox.Outbox;
+import io.runnel.client.outbox.OutboxState;
+import io.runnel.client.outbox.Subscription;
+import io.runnel.client.port.DurableStore;
+import io.runnel.client.port.HttpPort;
+import io.runnel.client.port.Ids;
+import io.runnel.client.port.JsonPort;
+import io.runnel.client.port.Scheduler;
+import io.runnel.client.port.SocketPort;
+import io.runnel.client.store.RecordStore;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.dsl.QueryRef;
+import io.runnel.wire.JsonLimits;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The page's client, its one entry ({@code DSL.md}, "The app's client bundle"): live queries, mutations, the
+ * connection and the outbox over one {@link RecordStore}, one {@link LiveClient} and one {@link Outbox}.
+ *
+ * <p>Design: it composes, it does not decide. The live client's connection state goes to the outbox (a pass is cut
+ * when its connection drops, a new one starts online); the outbox asks the live client to beat soon after an answer,
+ * so the write settles by the {@code hello} LSN; the store is the outbox's overlay. Before the outbox hears
+ * {@code Online} it is signed in as the actor the node's {@code hello} answer named, so a principal change parks the
+ * old queue (the live client has already cleared the store) before anything is sent. The last actor is remembered in
+ * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal.
+ */
+public final class RunnelClient {
+
+  /** The durable-store key of the last actor a node named. */
+  static final String PRINCIPAL_KEY = "runnel.principal";
+
+  private final Refs refs;
+  private final DurableStore durable;
+  private final RecordStore store;
+  private final LiveClient live;
+  private final Outbox outbox;
+  private final Listeners<ConnectionState> connection = new Listeners<>();
+  private final Listeners<RunnelException> errors = new Listeners<>();
+  private @Nullable String principal;
+  private @Nullable String remembered;
+
+  private RunnelClient(Builder b) {
+    this.refs = Objects.requireNonNull(b.refs, "refs");
+    this.durable = Objects.requireNonNull(b.durable, "durable");
+    String origin = Objects.requireNonNull(b.origin, "origin");
+    HttpPort http = Objects.requireNonNull(b.http, "http");
+    JsonPort json = Objects.requireNonNull(b.json, "json");
+    Scheduler scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+    SyncEndpoint endpoint = b.endpoint != null ? b.endpoint : new TicketEndpoint(origin, b.credentials, http, json);
+    this.store = RecordStore.create();
+    for (EntityRef e : refs.entities()) {
+      store.register(e);
+    }
+    MutatorRegistry mutators = MutatorRegistry.create();
+    for (MutatorRef<?> m : refs.mutators()) {
+      mutators.register(m);
+    }
+    this.live = LiveClient.builder().sockets(Objects.requireNonNull(b.sockets, "sockets")).scheduler(scheduler)
+        .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).create();
+    this.outbox = Outbox.builder().baseUrl(origin).http(http).store(durable).json(json)
+        .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
+        .registry(mutators).beatSoon(live::beatSoon).build();
+    live.onError(errors::accept);
+    live.onConnection(this::connectionChanged);
+    durable.list(PRINCIPAL_KEY, stored -> {
+      String last = stored.get(PRINCIPAL_KEY);
+      if (last != null && remembered == null) {
+        remembered = last;
+      }
+      if (last != null && principal == null) {
+        signIn(last);
+      }
+    });
+  }
+
+  /** A builder; the ports, the node's origin and the app's refs are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Opens the socket; the client keeps one open from now on until {@link #close()}. */
+  public void connect() {
+    live.start();
+  }
+
+  /** Closes the socket and stops reconnecting; queued writes stay in the durable store for the next page. */
+  public void close() {
+    live.stop();
+    ConnectionState now = live.connection();
+    outbox.connection(new ConnectionState.Offline(epoch(now), Long.MAX_VALUE));
+  }
+
+  /**
+   * Subscribes to live query {@code ref} with {@code input}; {@code listener} hears its view now and every change.
+   * The handle's {@link LiveQuery#release()} ends it.
+   *
+   * @throws IllegalArgumentException when the query is not live
+   */
+  public <I> LiveQuery query(QueryRef<I> ref, I input, Consumer<QueryView> listener) {
+    Objects.requireNonNull(listener, "listener");
+    LiveQuery q = live.query(Objects.requireNonNull(ref, "ref"), input);
+    q.listen(listener);
+    return q;
+  }
+
+  /**
+   * Subscribes to the registered live query named {@code name} with JSON {@code input}, as a page calls it.
+   *
+   * @throws IllegalArgumentException when no query of that name is registered, or it is not live
+   * @throws io.runnel.wire.InputInvalidException when its codec refuses {@code input}
+   */
+  public LiveQuery query(String name, JsonValue input, Consumer<QueryView> listener) {
+    QueryRef<?> ref = refs.query(Objects.requireNonNull(name, "name"));
+    if (ref == null) {
+      throw new IllegalArgumentException("No query named '" + name + "' is in this bundle; register its ref");
+    }
+    return queryJson(ref, Objects.requireNonNull(input, "input"), listener);
+  }
+
+  private <I> LiveQuery queryJson(QueryRef<I> ref, JsonValue input, Consumer<QueryView> listener) {
+    return query(ref, ref.decodeInput(input, JsonLimits.INPUT_DEFAULTS), listener);
+  }
+
+  /**
+   * Calls mutator {@code ref} with {@code input}: its twin runs into the overlay now, and it is sent now or when the
+   * network returns; the handle settles with the node's answer.
+   *
+   * @throws IllegalStateException before any node has named the page's actor (never connected, nothing remembered)
+   */
+  public <I> Mutation mutate(MutatorRef<I> ref, I input) {
+    requirePrincipal();
+    return outbox.mutate(ref, input);
+  }
+
+  /**
+   * Calls the mutator named {@code name} with JSON {@code input}; a name with no registered ref goes out with no
+   * overlay.
+   *
+   * @throws IllegalStateException before any node has named the page's actor
+   * @throws io.runnel.wire.InputInvalidException when the registered codec refuses {@code input}
+   */
+  public Mutation mutate(String name, JsonValue input) {
+    requirePrincipal();
+    return outbox.mutate(name, input);
+  }
+
+  /** Calls {@code listener} with the connection's state now and with every change, until cancelled. */
+  public Subscription connection(Consumer<ConnectionState> listener) {
+    Subscription s = connection.add(Objects.requireNonNull(listener, "listener"));
+    listener.accept(live.connection());
+    return s;
+  }
+
+  /** Calls {@code listener} with the outbox (pending and failed writes) now and after every change, until cancelled. */
+  public Subscription outbox(Consumer<OutboxState> listener) {
+    return outbox.listen(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Calls {@code listener} with each error not tied to a call: unreadable frames, rejected records, twins that threw. */
+  public Subscription errors(Consumer<RunnelException> listener) {
+    return errors.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Forgets failed write {@code writeId} once the page has shown it. */
+  public void dismiss(String writeId) {
+    outbox.dismiss(writeId);
+  }
+
+  private void connectionChanged(ConnectionState state) {
+    if (state instanceof ConnectionState.Online) {
+      String actor = live.actorId();
+      if (actor != null) {
+        signIn(actor);
+        if (!actor.equals(remembered)) {
+          remembered = actor;
+          durable.put(PRINCIPAL_KEY, actor);
+        }
+      }
+    }
+    outbox.connection(state);
+    connection.accept(state);
+  }
+
+  private void signIn(String actor) {
+    principal = actor;
+    outbox.principal(actor);
+  }
+
+  private void requirePrincipal() {
+    if (principal == null) {
+      throw new IllegalStateException("No node has named this page's actor yet, so the outbox does not know whose "
+          + "queue a write joins: call mutate once connection(…) has shown Online.");
+    }
+  }
+
+  private static long epoch(ConnectionState s) {
+    return switch (s) {
+      case ConnectionState.Connecting c -> c.epoch();
+      case ConnectionState.Online o -> o.epoch();
+      case ConnectionState.Offline o -> o.epoch();
+    };
+  }
+
+  /** Collects a {@link RunnelClient}'s ports, endpoint, credentials and the app's refs. */
+  public static final class Builder {
+    private @Nullable SocketPort sockets;
+    private @Nullable HttpPort http;
+    private @Nullable DurableStore durable;
+    private @Nullable JsonPort json;
+    private @Nullable Ids ids;
+    private @Nullable Scheduler scheduler;
+    private @Nullable String origin;
+    private @Nullable Refs refs;
+    private @Nullable SyncEndpoint endpoint;
+    private Credentials credentials = Credentials.cookie();
+    private DoubleSupplier random = Math::random;
+    private @Nullable String build;
+
+    private Builder() {}
+
+    /** The ports: socket, HTTP, durable store, JSON text, random ids and the scheduler (timers and the clock). */
+    public Builder ports(SocketPort sockets, HttpPort http, DurableStore durable, JsonPort json, Ids ids,
+        Scheduler scheduler) {
+      this.sockets = Objects.requireNonNull(sockets, "sockets");
+      this.http = Objects.requireNonNull(http, "http");
+      this.durable = Objects.requireNonNull(durable, "durable");
+      this.json = Objects.requireNonNull(json, "json");
+      this.ids = Objects.requireNonNull(ids, "ids");
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** The node's origin, such as {@code https://app.example.com}: calls, tickets and the socket go there. */
+    public Builder origin(String origin) {
+      TicketEndpoint.socketOrigin(Objects.requireNonNull(origin, "origin"));
+      this.origin = origin;
+      return this;
+    }
+
+    /** The app's declarations: entities, query refs and mutator refs by name. */
+    public Builder refs(Refs refs) {
+      this.refs = Objects.requireNonNull(refs, "refs");
+      return this;
+    }
+
+    /** Where identity comes from (default: the session cookie); a bearer token also buys each socket a ticket. */
+    public Builder credentials(Credentials credentials) {
+      this.credentials = Objects.requireNonNull(credentials, "credentials");
+      return this;
+    }
+
+    /** Where each socket attempt goes (default: {@code /v1/sync} on the origin, with a ticket for a bearer token). */
+    public Builder endpoint(SyncEndpoint endpoint) {
+      this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /** The random source for reconnect jitter, draws in [0, 1) (default {@code Math.random}). */
+    public Builder random(DoubleSupplier random) {
+      this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /** The build label sent in {@code hello}, or null. */
+    public Builder build(@Nullable String build) {
+      this.build = build;
+      return this;
+    }
+
+    /**
+     * The client, not yet connected.
+     *
+     * @throws NullPointerException when the ports, the origin or the refs are missing
+     */
+    public RunnelClient create() {
+      return new RunnelClient(this);
+    }
+  }
+}

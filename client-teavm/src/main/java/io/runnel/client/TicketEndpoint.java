@@ -1,0 +1,98 @@
+package io.runnel.client;
+
+import io.runnel.client.live.SyncEndpoint;
+import io.runnel.client.outbox.Credentials;
+import io.runnel.client.port.HttpPort;
+import io.runnel.client.port.JsonPort;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The socket's URL for each attempt, from the node's origin: in cookie mode {@code ws(s)://host/v1/sync} (the browser
+ * sends the session cookie on the upgrade); with a bearer token a fresh single-use ticket first
+ * ({@code POST /v1/tickets}, {@code PROTOCOL.md}), then {@code …/v1/sync?ticket=…}.
+ */
+final class TicketEndpoint implements SyncEndpoint {
+
+  private final String origin;
+  private final String socketUrl;
+  private final Credentials credentials;
+  private final HttpPort http;
+  private final JsonPort json;
+
+  TicketEndpoint(String origin, Credentials credentials, HttpPort http, JsonPort json) {
+    this.origin = origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin;
+    this.socketUrl = socketOrigin(this.origin) + "/v1/sync";
+    this.credentials = credentials;
+    this.http = http;
+    this.json = json;
+  }
+
+  /** {@code https://h} as {@code wss://h}, {@code http://h} as {@code ws://h}. */
+  static String socketOrigin(String origin) {
+    if (origin.startsWith("https://")) {
+      return "wss://" + origin.substring("https://".length());
+    }
+    if (origin.startsWith("http://")) {
+      return "ws://" + origin.substring("http://".length());
+    }
+    throw new IllegalArgumentException("The node's origin must start with http:// or https://: '" + origin + "'");
+  }
+
+  @Override
+  public void url(Consumer<String> ready, Consumer<String> failed) {
+    credentials.token(false, token -> {
+      if (token == null) {
+        ready.accept(socketUrl);
+        return;
+      }
+      http.send(new HttpPort.Request("POST", origin + "/v1/tickets", Map.of("Authorization", "Bearer " + token),
+          null), outcome -> ticket(outcome, ready, failed));
+    });
+  }
+
+  private void ticket(HttpPort.Outcome outcome, Consumer<String> ready, Consumer<String> failed) {
+    switch (outcome) {
+      case HttpPort.NetworkFailed f -> failed.accept("No ticket: " + f.reason());
+      case HttpPort.Answered a -> {
+        String ticket = a.status() == 200 ? ticketOf(a.body()) : null;
+        if (ticket == null) {
+          failed.accept("No ticket: the node answered " + a.status());
+        } else {
+          ready.accept(socketUrl + "?ticket=" + ticket);
+        }
+      }
+    }
+  }
+
+  private @io.runnel.wire.Nullable String ticketOf(String body) {
+    try {
+      JsonValue v = json.parse(body);
+      if (v instanceof JsonObject o && o.get("ticket") instanceof JsonString t && isUrlSafe(t.value())) {
+        return t.value();
+      }
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+    return null;
+  }
+
+  /** Whether {@code s} goes into a query string as it is (a signed ticket is base64url with dots). */
+  private static boolean isUrlSafe(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '.' || c == '~';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,300 @@
+package io.runnel.client.outbox;
+
+import io.runnel.client.OptimisticWrites;
+import io.runnel.client.port.DurableStore;
+import io.runnel.client.port.HttpPort;
+import io.runnel.client.port.JsonPort;
+import io.runnel.client.port.Scheduler;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The outbox's send loop: drain passes over the active principal's queue, and what the connection and the node's
+ * answers do to them.
+ *
+ * <p>Design. A <em>pass</em> sends the head entry, waits for its answer and moves on: one pass at a time, numbered,
+ * so an answer knows whether its pass is still the current one. A retry answer ends the pass and arms a timer
+ * (exponential backoff, at least the node's {@code Retry-After}); a refusal fails its entry and ends the pass. When
+ * the connection a pass began under drops, the pass ends at once and its in-flight entry is pending again; the late
+ * answer of an ended pass still settles or fails its entry, but never sends the next one, so nothing is sent twice
+ * by two passes. Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
+ * that settles or fails it; every later answer for it only lets the current pass go on.
+ */
+final class SendLoop {
+
+  /** What the loop needs of its outbox. */
+  interface Host {
+    /** The signed-in principal's queue, or null before the first sign-in. */
+    @Nullable PrincipalQueue active();
+
+    /** Tells the outbox's listeners, when its state changed. */
+    void publish();
+
+    /** The call that made {@code entry} ended with {@code outcome}. */
+    void settled(Entry entry, MutationOutcome outcome);
+  }
+
+  private final HttpPort http;
+  private final DurableStore store;
+  private final JsonPort json;
+  private final Scheduler scheduler;
+  private final OptimisticWrites writes;
+  private final Credentials credentials;
+  private final Runnable beatSoon;
+  private final String mutateUrl;
+  private final long retentionMillis;
+  private final long retryBaseMillis;
+  private final long retryCapMillis;
+  private final Host host;
+
+  private long pass;
+  private boolean draining;
+  private long passEpoch;
+  private boolean passOnline;
+  private long connectionEpoch;
+  private boolean online;
+  private int failures;
+  private long notBefore;
+  private Scheduler.@Nullable Cancellable timer;
+
+  SendLoop(OutboxBuilder b, Host host) {
+    this.http = Objects.requireNonNull(b.http, "http");
+    this.store = Objects.requireNonNull(b.store, "store");
+    this.json = Objects.requireNonNull(b.json, "json");
+    this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+    this.writes = Objects.requireNonNull(b.writes, "writes");
+    this.credentials = b.credentials;
+    this.beatSoon = b.beatSoon;
+    String base = Objects.requireNonNull(b.baseUrl, "baseUrl");
+    this.mutateUrl = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/v1/mutate/";
+    this.retentionMillis = b.retentionMillis;
+    this.retryBaseMillis = b.retryBaseMillis;
+    this.retryCapMillis = b.retryCapMillis;
+    this.host = host;
+  }
+
+  /** The connection went online under {@code epoch}: a pass begun under an older one ends, and a new one starts. */
+  void online(long epoch) {
+    boolean fresh = !online || epoch != connectionEpoch;
+    if (draining && passOnline && passEpoch != epoch) {
+      endPass();
+    }
+    online = true;
+    connectionEpoch = epoch;
+    if (fresh) {
+      cancelTimer();
+      host.publish();
+      drain();
+    }
+  }
+
+  /** The connection is connecting or offline at {@code epoch}: a pass begun online ends. */
+  void lost(long epoch) {
+    connectionEpoch = epoch;
+    if (online) {
+      online = false;
+      endPass();
+      host.publish();
+    }
+  }
+
+  /** Another principal signed in: the pass ends, the retry timer and the backoff are forgotten. */
+  void reset() {
+    endPass();
+    cancelTimer();
+    failures = 0;
+    notBefore = 0;
+  }
+
+  /** Whether a retry timer is armed (a new call then waits for it). */
+  boolean waiting() {
+    return timer != null;
+  }
+
+  /** Whether the current pass has a request out for {@code e}. */
+  boolean sending(Entry e) {
+    return e.sentInPass != 0 && current(e.sentInPass);
+  }
+
+  /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
+  void drain() {
+    PrincipalQueue q = host.active();
+    if (q == null || !q.loaded || draining) {
+      return;
+    }
+    long now = scheduler.nowMillis();
+    if (now < notBefore) {
+      retryIn(notBefore - now);
+      return;
+    }
+    cancelTimer();
+    draining = true;
+    pass++;
+    passEpoch = connectionEpoch;
+    passOnline = online;
+    next(q);
+  }
+
+  /** Fails every entry past the retention at the head, then sends the head or ends the pass when none is left. */
+  private void next(PrincipalQueue q) {
+    long now = scheduler.nowMillis();
+    while (!q.entries.isEmpty() && now - q.entries.get(0).createdAt > retentionMillis) {
+      Entry old = q.entries.get(0);
+      fail(q, old, MutationError.abandoned(old.mutator, now - old.createdAt, retentionMillis));
+    }
+    if (q.entries.isEmpty()) {
+      draining = false;
+      failures = 0;
+      host.publish();
+      return;
+    }
+    send(q, q.entries.get(0), pass, false);
+  }
+
+  private void send(PrincipalQueue q, Entry e, long p, boolean refreshed) {
+    e.sentInPass = p;
+    host.publish();
+    credentials.token(refreshed, token -> {
+      if (!current(p)) {
+        return;
+      }
+      if (!q.entries.contains(e)) {
+        e.sentInPass = 0;
+        next(q);
+        return;
+      }
+      http.send(request(e, token), outcome -> answered(q, e, p, refreshed, outcome));
+    });
+  }
+
+  private HttpPort.Request request(Entry e, @Nullable String token) {
+    Map<String, String> headers = new HashMap<>();
+    headers.put("Idempotency-Key", e.writeId);
+    headers.put("Content-Type", "application/json");
+    if (token != null) {
+      headers.put("Authorization", "Bearer " + token);
+    }
+    return new HttpPort.Request("POST", mutateUrl + e.mutator, headers,
+        json.write(JsonObject.builder().put("input", e.input).build()));
+  }
+
+  private void answered(PrincipalQueue q, Entry e, long p, boolean refreshed, HttpPort.Outcome outcome) {
+    boolean wasCurrent = current(p);
+    if (e.sentInPass == p) {
+      e.sentInPass = 0;
+    }
+    switch (Verdict.of(outcome, json)) {
+      case Verdict.Applied a -> {
+        if (remove(q, e)) {
+          failures = 0;
+          if (q == host.active()) {
+            String write = a.write();
+            String lsn = a.lsn();
+            if (write != null && lsn != null) {
+              writes.answered(e.writeId, write, lsn);
+            } else {
+              writes.dropped(e.writeId);
+            }
+          }
+          host.settled(e, new MutationOutcome.Applied(a.result()));
+          beatSoon.run();
+        }
+        goOn(q, p, wasCurrent);
+      }
+      case Verdict.RetryLater r -> {
+        if (!wasCurrent) {
+          return;
+        }
+        if (r.unauthorized() && !refreshed) {
+          send(q, e, p, true);
+          return;
+        }
+        endPass();
+        failures++;
+        notBefore = scheduler.nowMillis() + r.retryAfterMillis();
+        retryIn(Math.max(r.retryAfterMillis(), backoffMillis()));
+        host.publish();
+      }
+      case Verdict.Refused f -> {
+        if (q.entries.contains(e)) {
+          failures = 0;
+          if (q == host.active()) {
+            endPass();
+          }
+          fail(q, e, f.error());
+        } else {
+          goOn(q, p, wasCurrent);
+        }
+      }
+    }
+  }
+
+  /** After an answer that settled (or found settled) its entry: the pass it belongs to, if still current, goes on. */
+  private void goOn(PrincipalQueue q, long p, boolean wasCurrent) {
+    if (wasCurrent && current(p)) {
+      next(q);
+    } else {
+      host.publish();
+    }
+  }
+
+  private void fail(PrincipalQueue q, Entry e, MutationError error) {
+    remove(q, e);
+    if (q == host.active()) {
+      writes.dropped(e.writeId);
+    }
+    q.failed.add(new OutboxState.FailedWrite(e.writeId, e.mutator, error));
+    host.publish();
+    host.settled(e, new MutationOutcome.Failed(error));
+  }
+
+  private boolean remove(PrincipalQueue q, Entry e) {
+    boolean removed = q.entries.remove(e);
+    if (removed) {
+      store.remove(e.storeKey(q.principal));
+    }
+    return removed;
+  }
+
+  private boolean current(long p) {
+    return draining && pass == p;
+  }
+
+  /** Ends the current pass: its in-flight entry is pending again, and its late answers send nothing more. */
+  private void endPass() {
+    draining = false;
+    PrincipalQueue q = host.active();
+    if (q != null) {
+      for (Entry e : q.entries) {
+        e.sentInPass = 0;
+      }
+    }
+  }
+
+  private long backoffMillis() {
+    long delay = retryBaseMillis;
+    for (int i = 1; i < failures && delay < retryCapMillis; i++) {
+      delay *= 2;
+    }
+    return Math.min(retryCapMillis, delay);
+  }
+
+  private void retryIn(long delayMillis) {
+    cancelTimer();
+    timer = scheduler.schedule(delayMillis, () -> {
+      timer = null;
+      drain();
+    });
+  }
+
+  private void cancelTimer() {
+    Scheduler.Cancellable t = timer;
+    timer = null;
+    if (t != null) {
+      t.cancel();
+    }
+  }
+}

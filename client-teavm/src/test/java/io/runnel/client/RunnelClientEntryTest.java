@@ -1,0 +1,126 @@
+package io.runnel.client;
+
+import static io.runnel.client.Page.answerLsn;
+import static io.runnel.client.Page.key;
+import static io.runnel.client.Page.recorder;
+import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.LIKE;
+import static io.runnel.client.fake.Node.patch;
+import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.snapshot;
+import static io.runnel.client.fake.Node.update;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.MapStore;
+import io.runnel.client.live.LiveQuery;
+import io.runnel.client.outbox.Credentials;
+import io.runnel.client.outbox.OutboxState;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonString;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The composed client's entry: calls by name, the remembered actor across a reload, the endpoint, and close. */
+class RunnelClientEntryTest {
+
+  @Test
+  void aCallBeforeAnyNodeNamedTheActorIsRefusedWithWhatToDo() {
+    Page page = new Page();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> page.client.mutate(LIKE, "p1"));
+    assertAll(
+        () -> assertTrue(e.getMessage().contains("Online"), "the message says when to call"),
+        () -> assertEquals(List.of(), page.http.calls, "nothing sent"));
+  }
+
+  @Test
+  void queriesAndMutatorsAreFoundByNameWithJsonInputAsAPageCallsThem() {
+    Page page = new Page();
+    page.client.connect();
+    List<List<String>> seen = new ArrayList<>();
+    LiveQuery list = page.client.query("byLikes", Json.parse("{\"org\":\"acme\"}"), recorder(seen));
+    FakeSockets.Socket node = page.online("u1", 1);
+    node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
+    page.client.mutate("likePost", new JsonString("p1"));
+    page.client.mutate("unregisteredPing", Json.parse("{\"at\":1}"));
+    assertAll(
+        () -> assertEquals("{\"t\":\"sub\",\"sid\":\"" + list.sid() + "\",\"q\":\"byLikes\",\"in\":{\"org\":\"acme\"}}",
+            node.sent.get(1)),
+        () -> assertEquals(List.of(List.of(), List.of("p1:A:5"), List.of("p1:A:6")), seen, "the twin ran"),
+        () -> assertEquals(List.of(key("likePost", 1)), page.http.keys(), "the second waits behind the first"),
+        () -> assertThrows(IllegalArgumentException.class,
+            () -> page.client.query("nope", Json.parse("{}"), v -> { }), "an unregistered query"));
+  }
+
+  @Test
+  void aPageReloadedOfflineShowsItsQueuedWriteUnderTheRememberedActorAndSendsItUnderItsKey() {
+    Page before = new Page();
+    before.client.connect();
+    before.online("u1", 1);
+    before.http.offline = true;
+    before.client.mutate(LIKE, "p1");
+    Page after = before.reload();
+    OutboxState restored = after.outbox();
+    after.client.connect();
+    List<List<String>> seen = new ArrayList<>();
+    LiveQuery list = after.client.query(BY_LIKES, "acme", recorder(seen));
+    FakeSockets.Socket node = after.online("u1", 2);
+    node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
+    after.http.open().ok("d1", answerLsn(3));
+    node.receive(patch(list.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
+    assertAll(
+        () -> assertEquals(List.of(key("likePost", 1)),
+            restored.pending().stream().map(OutboxState.PendingWrite::writeId).toList(),
+            "the queue is back before any connection"),
+        () -> assertEquals(List.of(List.of(), List.of("p1:A:6")), seen, "the like over the server's 5, then its echo"),
+        () -> assertEquals(key("likePost", 1), after.http.last().key(), "replayed under its original key"),
+        () -> assertEquals(List.of(), after.outbox().pending()));
+  }
+
+  @Test
+  void withABearerTokenEachSocketGetsAFreshTicketAndARefusedTicketBacksOff() {
+    Page page = new Page(new FakeScheduler(), new MapStore(), Credentials.bearer("tok"));
+    page.client.connect();
+    var ticketCall = page.http.open();
+    ticketCall.answer(401, "{\"code\":\"X_UNAUTHENTICATED\",\"cause\":\"expired\",\"fix\":\"sign in\"}");
+    ConnectionState afterRefusal = page.states.get(page.states.size() - 1);
+    int socketsAfterRefusal = page.sockets.opened.size();
+    page.scheduler.advance(375);
+    page.http.open().answer(200, "{\"ticket\":\"eyJ0.c2ln-_\",\"expiresAt\":1}");
+    assertAll(
+        () -> assertEquals("POST", ticketCall.request.method()),
+        () -> assertEquals(Page.ORIGIN + "/v1/tickets", ticketCall.request.url()),
+        () -> assertEquals(Map.of("Authorization", "Bearer tok"), ticketCall.request.headers()),
+        () -> assertInstanceOf(ConnectionState.Offline.class, afterRefusal, "no ticket, no socket: back off"),
+        () -> assertEquals(0, socketsAfterRefusal),
+        () -> assertEquals("wss://app.example/v1/sync?ticket=eyJ0.c2ln-_", page.sockets.last().url));
+  }
+
+  @Test
+  void inCookieModeTheSocketGoesStraightToTheOriginsSyncPath() {
+    Page page = new Page();
+    page.client.connect();
+    assertAll(
+        () -> assertEquals("wss://app.example/v1/sync", page.sockets.last().url),
+        () -> assertEquals(List.of(), page.http.calls, "no ticket needed: the browser sends the cookie"));
+  }
+
+  @Test
+  void closeEndsTheSocketAndTheClientDoesNotReconnect() {
+    Page page = new Page();
+    page.client.connect();
+    FakeSockets.Socket node = page.online("u1", 1);
+    page.client.close();
+    page.scheduler.advance(60_000);
+    assertAll(
+        () -> assertEquals(1000, node.closedWith),
+        () -> assertEquals(1, page.sockets.opened.size(), "no new socket"));
+  }
+}

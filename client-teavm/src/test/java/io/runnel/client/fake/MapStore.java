@@ -1,0 +1,49 @@
+package io.runnel.client.fake;
+
+import io.runnel.client.port.DurableStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/** A durable store in a sorted map; {@code list} answers at once or when the test releases it. */
+public final class MapStore implements DurableStore {
+
+  /** What is stored now. */
+  public final TreeMap<String, String> map = new TreeMap<>();
+  /** Every put and remove, as {@code put <key>} and {@code remove <key>}. */
+  public final List<String> log = new ArrayList<>();
+  /** When set, {@code list} answers only at {@link #releaseLists()}, as IndexedDB answers later. */
+  public boolean holdLists;
+  private final List<Runnable> heldLists = new ArrayList<>();
+
+  @Override
+  public void put(String key, String value) {
+    log.add("put " + key);
+    map.put(key, value);
+  }
+
+  @Override
+  public void remove(String key) {
+    log.add("remove " + key);
+    map.remove(key);
+  }
+
+  @Override
+  public void list(String prefix, Consumer<Map<String, String>> done) {
+    Runnable answer = () -> done.accept(Map.copyOf(map.subMap(prefix, prefix + Character.MAX_VALUE)));
+    if (holdLists) {
+      heldLists.add(answer);
+    } else {
+      answer.run();
+    }
+  }
+
+  /** Answers every held {@code list}. */
+  public void releaseLists() {
+    List<Runnable> now = List.copyOf(heldLists);
+    heldLists.clear();
+    now.forEach(Runnable::run);
+  }
+}
