@@ -160,7 +160,10 @@ final class FloatType implements ColumnType {
     return out.toString();
   }
 
-  private static final BigDecimal HALF = new BigDecimal("0.5");
+  /** One half, in a holder so that making the column types (all of them, in {@link ColumnType}) builds no BigDecimal. */
+  private static final class Half {
+    static final BigDecimal HALF = new BigDecimal("0.5");
+  }
 
   /**
    * The digits PostgreSQL prints for a positive finite {@code abs}: the shortest decimal strictly inside the
@@ -176,10 +179,10 @@ final class FloatType implements ColumnType {
     BigDecimal exact = new BigDecimal(abs);
     double below = single ? Math.nextDown((float) abs) : Math.nextDown(abs);
     double above = single ? Math.nextUp((float) abs) : Math.nextUp(abs);
-    BigDecimal low = exact.add(new BigDecimal(below)).multiply(HALF);
+    BigDecimal low = exact.add(new BigDecimal(below)).multiply(Half.HALF);
     BigDecimal high = Double.isInfinite(above)
-        ? exact.add(new BigDecimal(single ? Math.ulp((float) abs) : Math.ulp(abs)).multiply(HALF))
-        : exact.add(new BigDecimal(above)).multiply(HALF);
+        ? exact.add(new BigDecimal(single ? Math.ulp((float) abs) : Math.ulp(abs)).multiply(Half.HALF))
+        : exact.add(new BigDecimal(above)).multiply(Half.HALF);
     if (!Numbers.inBrowser()) {
       // A fast path only: when Java's digits are strictly inside, they are what the search below finds. A bundle
       // skips it, to hold no Java toString of floats.

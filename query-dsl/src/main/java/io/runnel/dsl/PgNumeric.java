@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param kind finite or which special value
  * @param decimal the value when finite, else null; a negative scale is stored as scale 0, as PostgreSQL keeps it
  */
-public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comparable<PgNumeric> {
+public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comparable<PgNumeric>, Summand {
 
   /** Which kind of numeric value, in PostgreSQL's sort order. */
   public enum Kind {
@@ -172,6 +172,16 @@ public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comp
   private static ValueInvalidException tooManyFractionDigits(String value) {
     return new ValueInvalidException("numeric", value, "overflows numeric format (PostgreSQL keeps at most "
         + MAX_SCALE + " digits after the decimal point)");
+  }
+
+  /**
+   * This value plus {@code delta}, exact; NaN and the infinities stay as they are, as in PostgreSQL. An instance
+   * method ({@link Summand}), so that a bundle whose app declares no {@code numeric} column, and so never makes one,
+   * links no {@code java.math} through {@link Row#plus}.
+   */
+  @Override
+  public PgNumeric plus(long delta) {
+    return isFinite() ? of(Objects.requireNonNull(decimal).add(BigDecimal.valueOf(delta))) : this;
   }
 
   /** Whether this is a finite decimal. */

@@ -1,7 +1,6 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.Nullable;
-import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -152,7 +151,7 @@ public final class Row {
       case Long l -> Math.addExact(l, delta);
       case Double d -> d + delta;
       case Float f -> f + delta;
-      case PgNumeric n -> n.isFinite() ? PgNumeric.of(Objects.requireNonNull(n.decimal()).add(BigDecimal.valueOf(delta))) : n;
+      case Summand n -> n.plus(delta);
       default -> throw new IllegalArgumentException("Column '" + column + "' is not numeric");
     };
     return with(column, next);

@@ -53,6 +53,99 @@ public final class Digits {
     return end == s.length() && end > start && end - start <= 19 && s.charAt(start) != '0';
   }
 
+  /**
+   * The {@code long} that JSON number text {@code s} (RFC 8259 grammar, not checked here) denotes, as
+   * {@code new BigDecimal(s).longValueExact()} computes it, with the same failures, but without {@code java.math}
+   * (tens of KB in a bundle).
+   *
+   * @throws ArithmeticException {@code "Rounding necessary"} when it has a nonzero fraction, {@code "Overflow"} when
+   *     it is out of range, {@code "Exponent out of range: <s>"} when the exponent or the scale is past an int
+   *     (where BigDecimal's own answer differs between JDKs)
+   */
+  public static long longValueExact(String s) {
+    int n = s.length();
+    boolean negative = n > 0 && s.charAt(0) == '-';
+    int i = negative ? 1 : 0;
+    int intStart = i;
+    i = digits(s, i);
+    String significand = s.substring(intStart, i);
+    int fractionDigits = 0;
+    if (i < n && s.charAt(i) == '.') {
+      int fracStart = i + 1;
+      i = digits(s, fracStart);
+      significand += s.substring(fracStart, i);
+      fractionDigits = i - fracStart;
+    }
+    long exponent = 0;
+    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+      exponent = exponent(s, i + 1);
+    }
+    // BigDecimal's limits: the exponent fits an int, and so does the scale (fraction digits minus the exponent).
+    long scale = fractionDigits - exponent;
+    if ((int) exponent != exponent || (int) scale != scale) {
+      throw new ArithmeticException("Exponent out of range: " + s);
+    }
+    int lead = 0;
+    while (lead < significand.length() && significand.charAt(lead) == '0') {
+      lead++;
+    }
+    String digits = significand.substring(lead);
+    if (digits.isEmpty()) {
+      return 0;
+    }
+    // value = digits x 10^-scale; its integer part has precision - scale digits.
+    long integerDigits = digits.length() - scale;
+    if (integerDigits <= 0) {
+      throw new ArithmeticException("Rounding necessary");
+    }
+    if (integerDigits > 19) {
+      throw new ArithmeticException("Overflow");
+    }
+    int end = digits.length();
+    while (scale > 0 && digits.charAt(end - 1) == '0') {
+      end--;
+      scale--;
+    }
+    if (scale > 0) {
+      throw new ArithmeticException("Rounding necessary");
+    }
+    // Accumulated negatively, so Long.MIN_VALUE fits.
+    long value = 0;
+    try {
+      for (int k = 0; k < end; k++) {
+        value = Math.subtractExact(Math.multiplyExact(value, 10), digits.charAt(k) - '0');
+      }
+      for (long k = scale; k < 0; k++) {
+        value = Math.multiplyExact(value, 10);
+      }
+      return negative ? value : Math.negateExact(value);
+    } catch (ArithmeticException e) {
+      throw new ArithmeticException("Overflow");
+    }
+  }
+
+  /**
+   * The exponent whose sign or first digit is at {@code i}, as BigDecimal reads it: past ten significant digits it
+   * is refused, which is reported as a value beyond an int.
+   */
+  private static long exponent(String s, int i) {
+    boolean negative = i < s.length() && s.charAt(i) == '-';
+    if (i < s.length() && (s.charAt(i) == '-' || s.charAt(i) == '+')) {
+      i++;
+    }
+    while (s.length() - i > 10 && s.charAt(i) == '0') {
+      i++;
+    }
+    if (s.length() - i > 10) {
+      return Long.MAX_VALUE;
+    }
+    long e = 0;
+    for (; i < s.length(); i++) {
+      e = e * 10 + (s.charAt(i) - '0');
+    }
+    return negative ? -e : e;
+  }
+
   private static int sign(String s, int i) {
     return i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-') ? i + 1 : i;
   }

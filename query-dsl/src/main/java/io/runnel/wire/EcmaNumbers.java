@@ -22,7 +22,9 @@ final class EcmaNumbers {
    */
   static String toText(double value) {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
-      throw new IllegalArgumentException("JSON has no number for " + value);
+      // Spelled here rather than appended as a double, which would link Java's double printing into bundles.
+      throw new IllegalArgumentException("JSON has no number for "
+          + (Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
     }
     if (value == 0) {
       return "0";

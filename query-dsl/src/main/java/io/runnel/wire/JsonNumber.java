@@ -67,6 +67,9 @@ public record JsonNumber(String text) implements JsonValue {
    *     included)
    */
   public long longValueExact() {
+    if (Numbers.inBrowser()) {
+      return Digits.longValueExact(text);
+    }
     try {
       return decimalValue().longValueExact();
     } catch (NumberFormatException e) {

@@ -17,7 +17,17 @@ public final class JsonSyntaxException extends RunnelException {
     this.offset = offset;
   }
 
-  /** The offset, in UTF-16 characters, where parsing stopped. */
+  /**
+   * Text another parser refused (the browser's {@code JSON.parse}, which names no offset): {@code problem} is its
+   * message; {@link #offset()} is -1.
+   */
+  public JsonSyntaxException(String problem) {
+    super(ErrorCode.X_INPUT_INVALID, "The body is not valid JSON: " + problem + ".",
+        "Send one UTF-8 JSON value (RFC 8259) with unique member names.");
+    this.offset = -1;
+  }
+
+  /** The offset, in UTF-16 characters, where parsing stopped, or -1 when the parser did not say. */
   public int offset() {
     return offset;
   }

@@ -2,13 +2,21 @@ package io.runnel.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.NumericChars;
 import net.jqwik.api.constraints.StringLength;
 
-/** The hand-written grammar checks accept exactly what the regular expressions they replace accept. */
+/**
+ * The hand-written grammar checks accept exactly what the regular expressions they replace accept, and the
+ * hand-written {@code longValueExact} answers (and fails) as BigDecimal's does.
+ */
 class DigitsProperties {
 
   @Property(tries = 3000)
@@ -25,5 +33,49 @@ class DigitsProperties {
   @Property(tries = 3000)
   void isLongTextIsTheRegex(@ForAll @StringLength(max = 22) @NumericChars @Chars({'+', '-', '0'}) String s) {
     assertEquals(s.matches("0|-?[1-9][0-9]{0,18}"), Digits.isLongText(s), s);
+  }
+
+  /** Exponents past an int's range are left out: BigDecimal's answer for them changes between JDKs. */
+  @Property(tries = 5000)
+  void longValueExactIsBigDecimals(@ForAll("jsonNumbers") String s) {
+    assertEquals(viaBigDecimal(s), viaDigits(s), s);
+  }
+
+  @Example
+  void longValueExactAgreesAtTheEdges() {
+    for (String s : new String[] {"0", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+        "-9223372036854775809", "1.0", "1.5", "1e2147483647", "1e-2147483648", "1E18", "1E19", "-9.223372036854775808E18", "10e-1", "100e-3", "1e00000000000000000001",
+        "0.0000000000000000000000000000001e31", "12345678901234567890e-1", "5e-1"}) {
+      assertEquals(viaBigDecimal(s), viaDigits(s), s);
+    }
+  }
+
+  @Provide
+  Arbitrary<String> jsonNumbers() {
+    Arbitrary<String> integer = Arbitraries.oneOf(Arbitraries.just("0"),
+        Arbitraries.strings().numeric().ofMinLength(1).ofMaxLength(21).filter(d -> d.charAt(0) != '0'));
+    Arbitrary<String> fraction = Arbitraries.oneOf(Arbitraries.just(""),
+        Arbitraries.strings().numeric().ofMinLength(1).ofMaxLength(6).map(d -> "." + d));
+    Arbitrary<String> exponent = Arbitraries.oneOf(Arbitraries.just(""),
+        Arbitraries.integers().between(-25, 25).map(e -> "e" + e),
+        Arbitraries.of("E+2", "e-0", "e+00", "e2147483647", "e-2147483647", "e0000000000003"));
+    return Combinators.combine(Arbitraries.of("", "-"), integer, fraction, exponent)
+        .as((sign, i, f, e) -> sign + i + f + e);
+  }
+
+  private static String viaBigDecimal(String s) {
+    try {
+      return Long.toString(new JsonNumber(s).longValueExact());
+    } catch (ArithmeticException e) {
+      return "ArithmeticException: " + e.getMessage();
+    }
+  }
+
+  private static String viaDigits(String s) {
+    try {
+      return Long.toString(Digits.longValueExact(s));
+    } catch (ArithmeticException e) {
+      return "ArithmeticException: " + e.getMessage();
+    }
   }
 }

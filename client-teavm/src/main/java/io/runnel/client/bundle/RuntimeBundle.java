@@ -17,7 +17,7 @@ public final class RuntimeBundle {
     Numbers.useInBrowser(new JsNumberText());
   }
 
-  private static final BundleApi API = new BundleApi(new Refs(), new WireJsonPort());
+  private static final BundleApi API = new BundleApi(new Refs(), HostPorts.json());
 
   private RuntimeBundle() {}
 

@@ -3,7 +3,7 @@ package io.runnel.client.testapp;
 import io.runnel.client.Refs;
 import io.runnel.client.browser.JsNumberText;
 import io.runnel.client.bundle.BundleApi;
-import io.runnel.client.bundle.WireJsonPort;
+import io.runnel.client.bundle.HostPorts;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import org.teavm.jso.JSExport;
@@ -23,7 +23,7 @@ public final class TestApp {
   static final Refs REFS = new Refs().entity(TestBoard.POSTS).query(TestBoard.LIVE_FEED)
       .mutator(TestBoard.LIKE_POST);
 
-  private static final BundleApi API = new BundleApi(REFS, new WireJsonPort());
+  private static final BundleApi API = new BundleApi(REFS, HostPorts.json());
 
   private TestApp() {}
 
