@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 /**
  * The socket's URL for each attempt, from the node's origin: in cookie mode {@code ws(s)://host/v1/sync} (the browser
  * sends the session cookie on the upgrade); with a bearer token a fresh single-use ticket first
- * ({@code POST /v1/tickets}, {@code PROTOCOL.md}), then {@code …/v1/sync?ticket=…}.
+ * ({@code POST /v1/tickets}, {@code PROTOCOL.md}), then {@code …/v1/sync?ticket=…}. A ticket refused with 401 (the
+ * token expired) asks the credentials for a refreshed token and tries once more before the attempt fails.
  */
 final class TicketEndpoint implements SyncEndpoint {
 
@@ -44,25 +45,33 @@ final class TicketEndpoint implements SyncEndpoint {
 
   @Override
   public void url(Consumer<String> ready, Consumer<String> failed) {
-    credentials.token(false, token -> {
+    ask(false, ready, failed);
+  }
+
+  /** Asks the credentials for a token ({@code refresh}: a new one, after a 401) and the node for a ticket. */
+  private void ask(boolean refresh, Consumer<String> ready, Consumer<String> failed) {
+    credentials.token(refresh, token -> {
       if (token == null) {
         ready.accept(socketUrl);
         return;
       }
       http.send(new HttpPort.Request("POST", origin + "/v1/tickets", Map.of("Authorization", "Bearer " + token),
-          null), outcome -> ticket(outcome, ready, failed));
+          null), outcome -> ticket(outcome, refresh, ready, failed));
     });
   }
 
-  private void ticket(HttpPort.Outcome outcome, Consumer<String> ready, Consumer<String> failed) {
+  /** A 401 to the first token asks once for a refreshed one; any other miss is a failure (the client backs off). */
+  private void ticket(HttpPort.Outcome outcome, boolean refreshed, Consumer<String> ready, Consumer<String> failed) {
     switch (outcome) {
       case HttpPort.NetworkFailed f -> failed.accept("No ticket: " + f.reason());
       case HttpPort.Answered a -> {
         String ticket = a.status() == 200 ? ticketOf(a.body()) : null;
-        if (ticket == null) {
-          failed.accept("No ticket: the node answered " + a.status());
-        } else {
+        if (ticket != null) {
           ready.accept(socketUrl + "?ticket=" + ticket);
+        } else if (a.status() == 401 && !refreshed) {
+          ask(true, ready, failed);
+        } else {
+          failed.accept("No ticket: the node answered " + a.status());
         }
       }
     }

@@ -85,11 +85,13 @@ class RunnelClientEntryTest {
   }
 
   @Test
-  void withABearerTokenEachSocketGetsAFreshTicketAndARefusedTicketBacksOff() {
+  void withABearerTokenEachSocketGetsAFreshTicketAndATicketRefusedTwiceBacksOff() {
     Page page = new Page(new FakeScheduler(), new MapStore(), Credentials.bearer("tok"));
     page.client.connect();
     var ticketCall = page.http.open();
     ticketCall.answer(401, "{\"code\":\"X_UNAUTHENTICATED\",\"cause\":\"expired\",\"fix\":\"sign in\"}");
+    ConnectionState afterFirstRefusal = page.states.get(page.states.size() - 1);
+    page.http.open().answer(401, "{\"code\":\"X_UNAUTHENTICATED\",\"cause\":\"expired\",\"fix\":\"sign in\"}");
     ConnectionState afterRefusal = page.states.get(page.states.size() - 1);
     int socketsAfterRefusal = page.sockets.opened.size();
     page.scheduler.advance(375);
@@ -98,6 +100,8 @@ class RunnelClientEntryTest {
         () -> assertEquals("POST", ticketCall.request.method()),
         () -> assertEquals(Page.ORIGIN + "/v1/tickets", ticketCall.request.url()),
         () -> assertEquals(Map.of("Authorization", "Bearer tok"), ticketCall.request.headers()),
+        () -> assertInstanceOf(ConnectionState.Connecting.class, afterFirstRefusal,
+            "a first 401 asks for a refreshed token and tries again at once"),
         () -> assertInstanceOf(ConnectionState.Offline.class, afterRefusal, "no ticket, no socket: back off"),
         () -> assertEquals(0, socketsAfterRefusal),
         () -> assertEquals("wss://app.example/v1/sync?ticket=eyJ0.c2ln-_", page.sockets.last().url));

@@ -44,4 +44,43 @@ class TicketEndpointTest {
         () -> assertEquals(5, failures.size()),
         () -> assertEquals("No ticket: offline", failures.get(4)));
   }
+
+  @Test
+  void aTicketRefusedWith401AsksTheCredentialsForAFreshTokenAndTriesOnceMore() {
+    List<Boolean> refreshes = new ArrayList<>();
+    ask("https://app.example", (refresh, done) -> {
+      refreshes.add(refresh);
+      done.accept(refresh ? "fresh" : "stale");
+    });
+    RecordingHttp.Call first = http.last();
+    first.answer(401, "{\"code\":\"X_UNAUTHENTICATED\",\"cause\":\"expired\",\"fix\":\"sign in\"}");
+    RecordingHttp.Call second = http.last();
+    second.answer(200, "{\"ticket\":\"t.1\",\"expiresAt\":1}");
+    assertAll(
+        () -> assertEquals(List.of(false, true), refreshes, "the cached token first, then a refreshed one"),
+        () -> assertEquals("Bearer stale", first.request.headers().get("Authorization")),
+        () -> assertEquals("Bearer fresh", second.request.headers().get("Authorization"), "the retry carries it"),
+        () -> assertEquals(List.of("wss://app.example/v1/sync?ticket=t.1"), urls, "the retry's ticket is used"),
+        () -> assertEquals(List.of(), failures, "no failure, so no backoff"));
+  }
+
+  @Test
+  void aSecond401AfterTheRefreshIsAFailureAndNoThirdTicketIsAskedFor() {
+    ask("https://app.example", Credentials.bearer("tok"));
+    http.last().answer(401, "{}");
+    http.last().answer(401, "{}");
+    assertAll(
+        () -> assertEquals(2, http.calls.size(), "one retry only"),
+        () -> assertEquals(List.of("No ticket: the node answered 401"), failures, "then the client backs off"),
+        () -> assertEquals(List.of(), urls));
+  }
+
+  @Test
+  void aTicketRefusedForAnotherReasonIsNotRetried() {
+    ask("https://app.example", Credentials.bearer("tok"));
+    http.last().answer(403, "{}");
+    assertAll(
+        () -> assertEquals(1, http.calls.size(), "only a 401 asks for a fresh token"),
+        () -> assertEquals(List.of("No ticket: the node answered 403"), failures));
+  }
 }
