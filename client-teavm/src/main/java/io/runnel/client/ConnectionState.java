@@ -1,11 +1,12 @@
 package io.runnel.client;
 
 /**
- * The live connection as a page shows it: connecting, online, or offline until the next attempt. Each time the
- * socket goes online its {@code epoch} grows, so work begun under an older connection can tell it was cut.
+ * The live connection as a page shows it: connecting, online, offline until the next attempt, or closed for good.
+ * Each time the socket goes online its {@code epoch} grows, so work begun under an older connection can tell it was
+ * cut.
  */
 public sealed interface ConnectionState permits ConnectionState.Connecting, ConnectionState.Online,
-    ConnectionState.Offline {
+    ConnectionState.Offline, ConnectionState.Closed {
 
   /**
    * Opening a socket.
@@ -28,4 +29,11 @@ public sealed interface ConnectionState permits ConnectionState.Connecting, Conn
    * @param reconnectAt epoch milliseconds of the next attempt
    */
   record Offline(long epoch, long reconnectAt) implements ConnectionState {}
+
+  /**
+   * The client was stopped: no socket and no next attempt; the last state its listeners hear.
+   *
+   * @param epoch the count of connections so far
+   */
+  record Closed(long epoch) implements ConnectionState {}
 }

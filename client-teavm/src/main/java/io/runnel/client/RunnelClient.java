@@ -53,6 +53,7 @@ public final class RunnelClient {
   private final Listeners<RunnelException> errors = new Listeners<>();
   private @Nullable String principal;
   private @Nullable String remembered;
+  private boolean closed;
 
   private RunnelClient(Builder b) {
     this.refs = Objects.requireNonNull(b.refs, "refs");
@@ -93,16 +94,29 @@ public final class RunnelClient {
     return new Builder();
   }
 
-  /** Opens the socket; the client keeps one open from now on until {@link #close()}. */
+  /**
+   * Opens the socket; the client keeps one open from now on until {@link #close()}.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
   public void connect() {
+    if (closed) {
+      throw new IllegalStateException("This client was closed, and a closed client stays closed: create a new "
+          + "RunnelClient for the page.");
+    }
     live.start();
   }
 
-  /** Closes the socket and stops reconnecting; queued writes stay in the durable store for the next page. */
+  /**
+   * Stops everything, for good: the socket closes and never reconnects, connection listeners hear
+   * {@link ConnectionState.Closed}, the outbox's retry timer is cancelled and nothing more is sent (an answer on its
+   * way still settles its write). Queued writes, and calls made after this, stay in the durable store for the next
+   * page.
+   */
   public void close() {
+    closed = true;
     live.stop();
-    ConnectionState now = live.connection();
-    outbox.connection(new ConnectionState.Offline(epoch(now), Long.MAX_VALUE));
+    outbox.stop();
   }
 
   /**
@@ -206,14 +220,6 @@ public final class RunnelClient {
       throw new IllegalStateException("No node has named this page's actor yet, so the outbox does not know whose "
           + "queue a write joins: call mutate once connection(…) has shown Online.");
     }
-  }
-
-  private static long epoch(ConnectionState s) {
-    return switch (s) {
-      case ConnectionState.Connecting c -> c.epoch();
-      case ConnectionState.Online o -> o.epoch();
-      case ConnectionState.Offline o -> o.epoch();
-    };
   }
 
   /** Collects a {@link RunnelClient}'s ports, endpoint, credentials and the app's refs. */

@@ -117,14 +117,23 @@ class RunnelClientEntryTest {
   }
 
   @Test
-  void closeEndsTheSocketAndTheClientDoesNotReconnect() {
+  void closeEndsTheSocketTellsTheListenersAndLeavesNoTimerOrSendBehind() {
     Page page = new Page();
     page.client.connect();
     FakeSockets.Socket node = page.online("u1", 1);
+    page.client.mutate(LIKE, "p1");
+    page.http.open().answer(503, "");
     page.client.close();
     page.scheduler.advance(60_000);
+    page.client.mutate(LIKE, "p2");
     assertAll(
         () -> assertEquals(1000, node.closedWith),
-        () -> assertEquals(1, page.sockets.opened.size(), "no new socket"));
+        () -> assertEquals(new ConnectionState.Closed(1), page.states.get(page.states.size() - 1),
+            "the page hears a final closed state"),
+        () -> assertEquals(List.of(), page.scheduler.armed(), "no beat, reconnect or outbox retry is armed"),
+        () -> assertEquals(1, page.sockets.opened.size(), "no new socket"),
+        () -> assertEquals(List.of(key("likePost", 1)), page.http.keys(), "no retry, and a later call is not sent"),
+        () -> assertEquals(2, page.outbox().pending().size(), "both wait in the store for the next page"),
+        () -> assertThrows(IllegalStateException.class, page.client::connect, "a closed client stays closed"));
   }
 }

@@ -97,7 +97,7 @@ public final class LiveClient {
     }
   }
 
-  /** Closes the socket (1000) and stops reconnecting. */
+  /** Closes the socket (1000), stops reconnecting and tells the listeners {@link ConnectionState.Closed}, once. */
   public void stop() {
     stopped = true;
     SocketPort.Connection c = socket;
@@ -106,6 +106,9 @@ public final class LiveClient {
       c.close(1000, "stopped");
     }
     cancel(retry);
+    if (!(state instanceof ConnectionState.Closed)) {
+      setState(new ConnectionState.Closed(epoch));
+    }
   }
 
   /** The connection's state now. */

@@ -166,7 +166,18 @@ public final class Outbox {
       case ConnectionState.Online o -> loop.online(o.epoch());
       case ConnectionState.Connecting c -> loop.lost(c.epoch());
       case ConnectionState.Offline off -> loop.lost(off.epoch());
+      case ConnectionState.Closed closed -> loop.lost(closed.epoch());
     }
+  }
+
+  /**
+   * Stops sending for good (the page's client closed): the retry timer is cancelled, no pass starts again, and an
+   * answer still on its way settles or fails its entry but sends nothing after it. Calls made after this are stored
+   * and shown, for the next page to send.
+   */
+  public void stop() {
+    loop.stop();
+    publish();
   }
 
   /**

@@ -20,7 +20,8 @@ import java.util.Objects;
  * (exponential backoff, at least the node's {@code Retry-After}); a refusal fails its entry and ends the pass. When
  * the connection a pass began under drops, the pass ends at once and its in-flight entry is pending again; the late
  * answer of an ended pass still settles or fails its entry, but never sends the next one, so nothing is sent twice
- * by two passes. Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
+ * by two passes. Once stopped, no pass starts and no timer is armed; answers still settle or fail their entries.
+ * Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
  * that settles or fails it; every later answer for it only lets the current pass go on.
  */
 final class SendLoop {
@@ -51,6 +52,7 @@ final class SendLoop {
   private final Host host;
 
   private long pass;
+  private boolean stopped;
   private boolean draining;
   private long passEpoch;
   private boolean passOnline;
@@ -109,6 +111,13 @@ final class SendLoop {
     notBefore = 0;
   }
 
+  /** Stops for good: the pass ends, the retry timer is cancelled, and no pass starts again. */
+  void stop() {
+    stopped = true;
+    endPass();
+    cancelTimer();
+  }
+
   /** Whether a retry timer is armed (a new call then waits for it). */
   boolean waiting() {
     return timer != null;
@@ -122,7 +131,7 @@ final class SendLoop {
   /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
   void drain() {
     PrincipalQueue q = host.active();
-    if (q == null || !q.loaded || draining) {
+    if (stopped || q == null || !q.loaded || draining) {
       return;
     }
     long now = scheduler.nowMillis();
@@ -200,7 +209,9 @@ final class SendLoop {
             }
           }
           host.settled(e, new MutationOutcome.Applied(a.result()));
-          beatSoon.run();
+          if (!stopped) {
+            beatSoon.run();
+          }
         }
         goOn(q, p, wasCurrent);
       }

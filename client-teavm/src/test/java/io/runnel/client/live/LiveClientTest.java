@@ -298,4 +298,33 @@ class LiveClientTest {
         () -> assertEquals("", anonymous),
         () -> assertEquals(List.of("", "u2"), heardOnline, "listeners hearing Online already see the new actor"));
   }
+
+  @Test
+  void stopClosesTheSocketAndPublishesAFinalClosedStateOnce() {
+    FakeSockets.Socket s = online("u1");
+    client.stop();
+    client.stop();
+    s.listener.closed(1006, "late");
+    scheduler.advance(60_000);
+    assertAll(
+        () -> assertEquals(List.of(new ConnectionState.Online(1), new ConnectionState.Closed(1)),
+            states.subList(states.size() - 2, states.size()), "Closed is the last state listeners hear, once"),
+        () -> assertEquals(new ConnectionState.Closed(1), client.connection()),
+        () -> assertEquals(1000, s.closedWith),
+        () -> assertEquals(1, sockets.opened.size(), "no reconnect"),
+        () -> assertEquals(List.of(), scheduler.armed(), "no beat, silence or retry timer left"));
+  }
+
+  @Test
+  void stopWhileWaitingToReconnectCancelsTheAttemptAndIsClosed() {
+    FakeSockets.Socket s = online("u1");
+    s.listener.closed(1006, "gone");
+    ConnectionState waiting = client.connection();
+    client.stop();
+    scheduler.advance(60_000);
+    assertAll(
+        () -> assertInstanceOf(ConnectionState.Offline.class, waiting),
+        () -> assertEquals(new ConnectionState.Closed(1), states.get(states.size() - 1)),
+        () -> assertEquals(1, sockets.opened.size(), "the armed attempt never ran"));
+  }
 }
