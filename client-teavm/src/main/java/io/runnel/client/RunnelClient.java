@@ -2,6 +2,7 @@ package io.runnel.client;
 
 import io.runnel.client.live.LiveClient;
 import io.runnel.client.live.LiveQuery;
+import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
 import io.runnel.client.live.SyncEndpoint;
 import io.runnel.client.outbox.Credentials;
@@ -20,6 +21,7 @@ import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
+import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
@@ -133,17 +135,32 @@ public final class RunnelClient {
   }
 
   /**
-   * Subscribes to the registered live query named {@code name} with JSON {@code input}, as a page calls it.
+   * Subscribes to the registered live query named {@code name} with JSON {@code input}, as a page calls it. A name
+   * no registered ref declares, or a one-shot query, gets a handle already {@link QueryState.Failed} with
+   * {@code X_LIVE_QUERY_UNKNOWN}, as the node would refuse it; nothing is sent.
    *
-   * @throws IllegalArgumentException when no query of that name is registered, or it is not live
-   * @throws io.runnel.wire.InputInvalidException when its codec refuses {@code input}
+   * @throws io.runnel.wire.InputInvalidException when the registered codec refuses {@code input}
    */
   public LiveQuery query(String name, JsonValue input, Consumer<QueryView> listener) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(listener, "listener");
     QueryRef<?> ref = refs.query(Objects.requireNonNull(name, "name"));
     if (ref == null) {
-      throw new IllegalArgumentException("No query named '" + name + "' is in this bundle; register its ref");
+      return failed(name, "No query named '" + name + "' is in this bundle, and the node refuses a name it does not "
+          + "declare the same way.", "Register the query's ref in the app's bundle (Refs.query), or check its name.",
+          listener);
     }
-    return queryJson(ref, Objects.requireNonNull(input, "input"), listener);
+    if (!ref.live()) {
+      return failed(name, "Query '" + name + "' is one-shot, not live: only live queries are subscribed.",
+          "Read it once over HTTP (GET /v1/query/" + name + "), or declare it live.", listener);
+    }
+    return queryJson(ref, input, listener);
+  }
+
+  private LiveQuery failed(String name, String cause, String fix, Consumer<QueryView> listener) {
+    LiveQuery q = live.failed(name, new QueryState.Failed(ErrorCode.X_LIVE_QUERY_UNKNOWN.name(), cause, fix));
+    q.listen(listener);
+    return q;
   }
 
   private <I> LiveQuery queryJson(QueryRef<I> ref, JsonValue input, Consumer<QueryView> listener) {

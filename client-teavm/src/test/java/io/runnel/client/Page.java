@@ -34,7 +34,8 @@ final class Page {
   Page(FakeScheduler scheduler, MapStore durable, Credentials credentials) {
     this.scheduler = scheduler;
     this.durable = durable;
-    Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).query(Node.BY_TITLE).mutator(Node.CREATE)
+    Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).query(Node.BY_TITLE).query(Node.ONE_POST)
+        .mutator(Node.CREATE)
         .mutator(Node.LIKE);
     this.client = RunnelClient.builder()
         .ports(sockets, http, durable, new JvmJson(), new CountingIds(), scheduler)

@@ -19,8 +19,11 @@ import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.live.LiveQuery;
+import io.runnel.client.live.QueryState;
+import io.runnel.client.live.QueryView;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.OutboxState;
+import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonString;
 import java.util.ArrayList;
@@ -54,9 +57,42 @@ class RunnelClientEntryTest {
         () -> assertEquals("{\"t\":\"sub\",\"sid\":\"" + list.sid() + "\",\"q\":\"byLikes\",\"in\":{\"org\":\"acme\"}}",
             node.sent.get(1)),
         () -> assertEquals(List.of(List.of(), List.of("p1:A:5"), List.of("p1:A:6")), seen, "the twin ran"),
-        () -> assertEquals(List.of(key("likePost", 1)), page.http.keys(), "the second waits behind the first"),
-        () -> assertThrows(IllegalArgumentException.class,
-            () -> page.client.query("nope", Json.parse("{}"), v -> { }), "an unregistered query"));
+        () -> assertEquals(List.of(key("likePost", 1)), page.http.keys(), "the second waits behind the first"));
+    page.http.open().ok("d1", answerLsn(3));
+    assertEquals(Page.ORIGIN + "/v1/mutate/unregisteredPing", page.http.open().request.url(),
+        "a mutator with no ref in the bundle still goes to the node, with no twin");
+  }
+
+  @Test
+  void aQueryByAnUnknownNameIsAFailedHandleNotAnExceptionAndNothingOfItIsSent() {
+    Page page = new Page();
+    page.client.connect();
+    List<QueryView> views = new ArrayList<>();
+    LiveQuery unknown = page.client.query("nope", Json.parse("{\"org\":\"acme\"}"), views::add);
+    FakeSockets.Socket node = page.online("u1", 1);
+    node.listener.closed(1006, "network");
+    page.scheduler.advance(375);
+    FakeSockets.Socket again = page.online("u1", 2);
+    unknown.release();
+    QueryState.Failed failed = assertInstanceOf(QueryState.Failed.class, views.get(0).state());
+    assertAll(
+        () -> assertEquals(ErrorCode.X_LIVE_QUERY_UNKNOWN.name(), failed.code(), "the node's code for it"),
+        () -> assertTrue(failed.cause().contains("'nope'"), "the cause names the query: " + failed.cause()),
+        () -> assertTrue(failed.fix().contains("Refs"), "the fix says where to register it: " + failed.fix()),
+        () -> assertEquals(List.of(new QueryView(failed, List.of())), views, "one view, failed, no records"),
+        () -> assertEquals(List.of("hello"), node.kinds(), "never subscribed"),
+        () -> assertEquals(List.of("hello"), again.kinds(), "not on reconnect either, nor unsubscribed"));
+  }
+
+  @Test
+  void aOneShotQueryByNameIsAFailedHandleToo() {
+    Page page = new Page();
+    LiveQuery once = page.client.query("onePost", Json.parse("{\"id\":\"p1\"}"), v -> { });
+    QueryState.Failed failed = assertInstanceOf(QueryState.Failed.class, once.view().state());
+    assertAll(
+        () -> assertEquals(ErrorCode.X_LIVE_QUERY_UNKNOWN.name(), failed.code(), "the node refuses it so"),
+        () -> assertTrue(failed.cause().contains("'onePost'") && failed.cause().contains("not live"), failed.cause()),
+        () -> assertTrue(failed.fix().contains("/v1/query/onePost"), failed.fix()));
   }
 
   @Test

@@ -164,6 +164,20 @@ public final class LiveClient {
     return q;
   }
 
+  /**
+   * A handle for query {@code name} that this page cannot subscribe, failed from the start with {@code failure}:
+   * it shows that state and no records, is never sent, and releasing it sends nothing.
+   */
+  public LiveQuery failed(String name, QueryState.Failed failure) {
+    Objects.requireNonNull(failure, "failure");
+    LiveQuery q = new LiveQuery(this, store, "q" + (++sids), Objects.requireNonNull(name, "name"), JsonObject.EMPTY,
+        a -> {
+          throw new IllegalStateException("Query '" + name + "' is never subscribed");
+        });
+    q.refused(failure);
+    return q;
+  }
+
   /** Beats {@code hello} as soon as the current task returns, so a write just answered settles by its LSN sooner. */
   public void beatSoon() {
     if (online && soon == null) {
@@ -175,8 +189,7 @@ public final class LiveClient {
   }
 
   void released(LiveQuery q) {
-    queries.remove(q.sid());
-    if (online) {
+    if (queries.remove(q.sid()) != null && online) {
       send(new ClientFrame.Unsub(q.sid()));
     }
   }

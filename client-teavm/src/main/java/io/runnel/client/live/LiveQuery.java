@@ -190,7 +190,12 @@ public final class LiveQuery {
   }
 
   void refused(ServerFrame.Refuse r) {
-    state = new QueryState.Failed(r.code(), r.cause(), r.fix());
+    refused(new QueryState.Failed(r.code(), r.cause(), r.fix()));
+  }
+
+  /** The subscription failed (the node refused it, or the page could not ask): its view shows why. */
+  void refused(QueryState.Failed failure) {
+    state = failure;
     synced = true;
     store.touch();
   }

@@ -29,6 +29,10 @@ public final class Node {
   public static final QueryRef<String> BY_TITLE = QueryRef.live("byTitle", JsonCodec.object(r -> r.text("org"),
       (org, w) -> w.put("org", org)), org -> select(POSTS).where(eq("org", org)).orderBy(asc("title")));
 
+  /** One post by id, read once over HTTP: not live. */
+  public static final QueryRef<String> ONE_POST = QueryRef.once("onePost", JsonCodec.object(r -> r.text("id"),
+      (id, w) -> w.put("id", id)), id -> select(POSTS).where(eq("id", id)));
+
   /** Inserts {@code id|org|title|likes}. */
   public static final MutatorRef<String> CREATE = MutatorRef.of("createPost", JsonCodec.text())
       .local((tx, in) -> {
