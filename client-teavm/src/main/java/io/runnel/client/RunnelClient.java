@@ -39,7 +39,8 @@ import java.util.function.DoubleSupplier;
  * so the write settles by the {@code hello} LSN; the store is the outbox's overlay. Before the outbox hears
  * {@code Online} it is signed in as the actor the node's {@code hello} answer named, so a principal change parks the
  * old queue (the live client has already cleared the store) before anything is sent. The last actor is remembered in
- * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal.
+ * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal; calls
+ * made before any actor is known wait in the outbox's provisional queue until the first {@code Online}.
  */
 public final class RunnelClient {
 
@@ -169,24 +170,21 @@ public final class RunnelClient {
 
   /**
    * Calls mutator {@code ref} with {@code input}: its twin runs into the overlay now, and it is sent now or when the
-   * network returns; the handle settles with the node's answer.
-   *
-   * @throws IllegalStateException before any node has named the page's actor (never connected, nothing remembered)
+   * network returns; the handle settles with the node's answer. Before any node has named the page's actor (never
+   * connected, nothing remembered) the call waits in the outbox's provisional queue and is sent as the actor the
+   * first {@code hello} answer names.
    */
   public <I> Mutation mutate(MutatorRef<I> ref, I input) {
-    requirePrincipal();
     return outbox.mutate(ref, input);
   }
 
   /**
-   * Calls the mutator named {@code name} with JSON {@code input}; a name with no registered ref goes out with no
-   * overlay.
+   * Calls the mutator named {@code name} with JSON {@code input}, as {@link #mutate(MutatorRef, Object)}; a name with
+   * no registered ref goes out with no overlay.
    *
-   * @throws IllegalStateException before any node has named the page's actor
    * @throws io.runnel.wire.InputInvalidException when the registered codec refuses {@code input}
    */
   public Mutation mutate(String name, JsonValue input) {
-    requirePrincipal();
     return outbox.mutate(name, input);
   }
 
@@ -230,13 +228,6 @@ public final class RunnelClient {
   private void signIn(String actor) {
     principal = actor;
     outbox.principal(actor);
-  }
-
-  private void requirePrincipal() {
-    if (principal == null) {
-      throw new IllegalStateException("No node has named this page's actor yet, so the outbox does not know whose "
-          + "queue a write joins: call mutate once connection(…) has shown Online.");
-    }
   }
 
   /** Collects a {@link RunnelClient}'s ports, endpoint, credentials and the app's refs. */

@@ -4,9 +4,11 @@ import static io.runnel.client.Page.answerLsn;
 import static io.runnel.client.Page.key;
 import static io.runnel.client.Page.recorder;
 import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.CREATE;
 import static io.runnel.client.fake.Node.LIKE;
 import static io.runnel.client.fake.Node.patch;
 import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.put;
 import static io.runnel.client.fake.Node.snapshot;
 import static io.runnel.client.fake.Node.update;
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -18,10 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
 import io.runnel.client.fake.MapStore;
+import io.runnel.client.fake.RecordingHttp;
 import io.runnel.client.live.LiveQuery;
 import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
 import io.runnel.client.outbox.Credentials;
+import io.runnel.client.outbox.Mutation;
+import io.runnel.client.outbox.MutationOutcome;
 import io.runnel.client.outbox.OutboxState;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
@@ -35,12 +40,30 @@ import org.junit.jupiter.api.Test;
 class RunnelClientEntryTest {
 
   @Test
-  void aCallBeforeAnyNodeNamedTheActorIsRefusedWithWhatToDo() {
+  void aCallBeforeAnyNodeNamedTheActorShowsAtOnceAndIsSentAsTheActorTheFirstHelloNames() {
     Page page = new Page();
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> page.client.mutate(LIKE, "p1"));
+    page.client.connect();
+    List<List<String>> seen = new ArrayList<>();
+    LiveQuery list = page.client.query(BY_LIKES, "acme", recorder(seen));
+    Mutation call = page.client.mutate(CREATE, "p3|acme|C|1");
+    List<String> storedBefore = List.copyOf(page.durable.map.keySet());
+    int sentBefore = page.http.calls.size();
+    FakeSockets.Socket node = page.online("u1", 1);
+    node.receive(snapshot(list.sid(), 1, post("p1", "acme", "A", 5)));
+    RecordingHttp.Call sent = page.http.open();
+    List<String> storedOnline = List.copyOf(page.durable.map.keySet());
+    sent.ok("d1", answerLsn(2));
+    node.receive(patch(list.sid(), 2, List.of("d1"), put(post("p3", "acme", "C", 1), null)));
     assertAll(
-        () -> assertTrue(e.getMessage().contains("Online"), "the message says when to call"),
-        () -> assertEquals(List.of(), page.http.calls, "nothing sent"));
+        () -> assertEquals(List.of("runnel.outbox.!provisional.1"), storedBefore, "kept under the provisional key"),
+        () -> assertEquals(0, sentBefore, "no actor known, nothing sent"),
+        () -> assertEquals(List.of(List.of(), List.of("p1:A:5", "p3:C:1")), seen,
+            "in the overlay from the call, placed by the list's select once the actor and the list came; no flicker"),
+        () -> assertEquals(key("createPost", 1), sent.key(), "sent as u1 under its original key"),
+        () -> assertEquals(List.of("runnel.outbox.u1.1", RunnelClient.PRINCIPAL_KEY), storedOnline,
+            "moved to u1's queue"),
+        () -> assertInstanceOf(MutationOutcome.Applied.class, call.outcome()),
+        () -> assertEquals(List.of(), page.outbox().pending()));
   }
 
   @Test

@@ -7,7 +7,8 @@ import io.runnel.wire.JsonValue;
 import java.util.Objects;
 
 /**
- * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>}) and
+ * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>}, or
+ * {@code runnel.outbox.!provisional.<seq>} before any actor is known) and
  * replays, plus, in memory only, the pass that has a request out for it.
  *
  * <p>Stored as {@code {"v":"1","seq":"12","key":"likePost:<uuid>","mutator":"likePost","input":{…},
@@ -37,6 +38,12 @@ final class Entry {
     this.createdAt = createdAt;
   }
 
+  /**
+   * The store-key prefix of the provisional queue's entries: {@code !} is never part of an escaped principal, so no
+   * principal's prefix is this one.
+   */
+  static final String PROVISIONAL_PREFIX = PREFIX + "!provisional.";
+
   /** The store-key prefix of every entry of {@code principal} ({@code ""} for an anonymous actor). */
   static String prefix(String principal) {
     return PREFIX + escape(principal) + ".";
@@ -63,11 +70,6 @@ final class Entry {
       }
     }
     return out.toString();
-  }
-
-  /** This entry's store key under {@code principal}. */
-  String storeKey(String principal) {
-    return prefix(principal) + seq;
   }
 
   /** The stored form. */

@@ -2,9 +2,7 @@ package io.runnel.client.outbox;
 
 import io.runnel.client.ConnectionState;
 import io.runnel.client.OptimisticWrites;
-import io.runnel.client.port.DurableStore;
 import io.runnel.client.port.Ids;
-import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
@@ -21,36 +19,48 @@ import java.util.function.Consumer;
  * optimistic overlay and sends {@code POST /v1/mutate/{name}} with the idempotency key {@code <mutator>:<uuid>};
  * a call that finds no network waits and is replayed, in order and under its original key, when it returns.
  *
- * <p>Design. Each principal (actor id) has its own queue, written to the {@link DurableStore} entry by entry and
- * read back when that principal signs in; another principal's queue is parked, never sent under this identity. The
- * queue is sent by a {@link SendLoop}: one drain pass at a time, cut when the connection it began under drops.
+ * <p>Design. Each principal (actor id) has its own queue, written to the
+ * {@link io.runnel.client.port.DurableStore} entry by entry ({@link QueueStore}) and read back when that principal
+ * signs in; another principal's queue is parked, never sent under this identity. The queue is sent by a
+ * {@link SendLoop}: one drain pass at a time, cut when the connection it began under drops.
+ *
+ * <p>The provisional queue. A call made before any principal signed in (first load, never connected, nothing
+ * remembered) cannot know whose queue it joins, yet must not fail: its twin runs into the overlay as usual and it
+ * waits in the provisional queue, stored entry by entry under {@code runnel.outbox.!provisional.<seq>} (read back
+ * when the outbox is built, so a reload before any connection keeps it). Nothing of it is sent until the outbox
+ * hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the end
+ * of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
+ * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
+ * connection (one remembered from an earlier page) does not take them: the actor the node names does. The rule
+ * trusts the page: a write made before anyone was known is sent as whoever the node says this page is.
  */
 public final class Outbox {
 
   /** The node's default idempotency retention: 24 hours, in milliseconds. */
   public static final long DEFAULT_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
 
-  private final DurableStore store;
-  private final JsonPort json;
   private final Ids ids;
   private final Scheduler scheduler;
   private final OptimisticWrites writes;
   private final MutatorRegistry registry;
+  private final QueueStore durable;
   private final SendLoop loop;
 
   private final Map<String, PrincipalQueue> queues = new HashMap<>();
+  private final PrincipalQueue provisional = PrincipalQueue.provisional();
   private final Map<String, Mutation> calls = new HashMap<>();
   private final List<Consumer<OutboxState>> listeners = new ArrayList<>();
   private @Nullable PrincipalQueue active;
   private @Nullable OutboxState published;
+  private boolean heardOnline;
 
   Outbox(OutboxBuilder b) {
-    this.store = Objects.requireNonNull(b.store, "store");
-    this.json = Objects.requireNonNull(b.json, "json");
     this.ids = Objects.requireNonNull(b.ids, "ids");
     this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
     this.writes = Objects.requireNonNull(b.writes, "writes");
     this.registry = b.registry;
+    this.durable = new QueueStore(Objects.requireNonNull(b.store, "store"), Objects.requireNonNull(b.json, "json"),
+        writes, registry);
     this.loop = new SendLoop(b, new SendLoop.Host() {
       @Override
       public @Nullable PrincipalQueue active() {
@@ -67,6 +77,7 @@ public final class Outbox {
         settle(entry, outcome);
       }
     });
+    durable.load(provisional, this::provisionalRead);
   }
 
   /** A builder; the ports, the writes seam and the base URL are required. */
@@ -83,7 +94,7 @@ public final class Outbox {
   public void principal(String principal) {
     Objects.requireNonNull(principal, "principal");
     PrincipalQueue previous = active;
-    if (previous != null && previous.principal.equals(principal)) {
+    if (previous != null && principal.equals(previous.principal)) {
       return;
     }
     if (previous != null) {
@@ -92,17 +103,17 @@ public final class Outbox {
         writes.dropped(e.writeId);
       }
     }
-    PrincipalQueue q = queues.computeIfAbsent(principal, PrincipalQueue::new);
+    PrincipalQueue q = queues.computeIfAbsent(principal, PrincipalQueue::of);
     active = q;
     if (q.loaded) {
       for (Entry e : q.entries) {
         e.twin.run();
       }
+      adoptProvisional();
       publish();
       drain();
     } else if (!q.loading) {
-      q.loading = true;
-      store.list(Entry.prefix(principal), stored -> restored(q, stored));
+      durable.load(q, () -> restored(q));
     } else {
       publish();
     }
@@ -110,17 +121,13 @@ public final class Outbox {
 
   /**
    * Calls {@code ref} with {@code input}: the call is stored, its twin runs into the overlay, and it is sent now or
-   * when the network returns.
-   *
-   * @throws IllegalStateException before the first {@link #principal}
+   * when the network returns; before the first {@link #principal} it waits in the provisional queue.
    */
   public <I> Mutation mutate(MutatorRef<I> ref, I input) {
     Objects.requireNonNull(ref, "ref");
     Objects.requireNonNull(input, "input");
-    PrincipalQueue q = active;
-    if (q == null) {
-      throw new IllegalStateException("Call principal(actorId) before mutate: the outbox keeps one queue per actor.");
-    }
+    PrincipalQueue signedIn = active;
+    PrincipalQueue q = signedIn != null ? signedIn : provisional;
     JsonValue encoded = ref.codec().encode(input);
     String writeId = ref.name() + ":" + ids.uuid();
     Entry e = new Entry(0, writeId, ref.name(), encoded, scheduler.nowMillis());
@@ -132,7 +139,7 @@ public final class Outbox {
       publish();
       return call;
     }
-    append(q, e);
+    durable.append(q, e);
     e.twin.run();
     publish();
     if (!loop.waiting()) {
@@ -157,13 +164,18 @@ public final class Outbox {
   }
 
   /**
-   * Tells the outbox how the live connection stands: going {@code Online} starts a pass (after any
-   * {@code Retry-After}); losing the connection a pass began under (going offline, or online under a newer epoch)
-   * ends that pass, returning its in-flight entry to pending. A pass begun with no connection is not cut.
+   * Tells the outbox how the live connection stands: going {@code Online} hands the provisional queue to the
+   * signed-in principal and starts a pass (after any {@code Retry-After}); losing the connection a pass began under
+   * (going offline, or online under a newer epoch) ends that pass, returning its in-flight entry to pending. A pass
+   * begun with no connection is not cut.
    */
   public void connection(ConnectionState state) {
     switch (Objects.requireNonNull(state, "state")) {
-      case ConnectionState.Online o -> loop.online(o.epoch());
+      case ConnectionState.Online o -> {
+        heardOnline = true;
+        adoptProvisional();
+        loop.online(o.epoch());
+      }
       case ConnectionState.Connecting c -> loop.lost(c.epoch());
       case ConnectionState.Offline off -> loop.lost(off.epoch());
       case ConnectionState.Closed closed -> loop.lost(closed.epoch());
@@ -192,26 +204,33 @@ public final class Outbox {
   public void dismiss(String writeId) {
     Objects.requireNonNull(writeId, "writeId");
     PrincipalQueue q = active;
-    if (q != null && q.failed.removeIf(f -> f.writeId().equals(writeId))) {
+    boolean removed = q != null && q.failed.removeIf(f -> f.writeId().equals(writeId));
+    if (provisional.failed.removeIf(f -> f.writeId().equals(writeId)) || removed) {
       publish();
     }
   }
 
-  /** The current principal's outbox now. */
+  /** The current principal's outbox now, followed by the provisional queue's calls not yet handed to anyone. */
   public OutboxState state() {
-    PrincipalQueue q = active;
-    if (q == null) {
-      return OutboxState.EMPTY;
-    }
     List<OutboxState.PendingWrite> pending = new ArrayList<>();
+    List<OutboxState.FailedWrite> failed = new ArrayList<>();
+    PrincipalQueue q = active;
+    if (q != null) {
+      pendingOf(q, pending);
+      failed.addAll(q.failed);
+    }
+    pendingOf(provisional, pending);
+    failed.addAll(provisional.failed);
+    return new OutboxState(pending, failed);
+  }
+
+  private void pendingOf(PrincipalQueue q, List<OutboxState.PendingWrite> pending) {
     for (Entry e : q.entries) {
-      pending.add(new OutboxState.PendingWrite(e.writeId, e.mutator, e.createdAt,
-          loop.sending(e)));
+      pending.add(new OutboxState.PendingWrite(e.writeId, e.mutator, e.createdAt, loop.sending(e)));
     }
     for (Entry e : q.deferred) {
       pending.add(new OutboxState.PendingWrite(e.writeId, e.mutator, e.createdAt, false));
     }
-    return new OutboxState(pending, q.failed);
   }
 
   /** Calls {@code listener} with the state now and after every change, until cancelled. */
@@ -222,60 +241,37 @@ public final class Outbox {
     return () -> listeners.remove(listener);
   }
 
-  private void restored(PrincipalQueue q, Map<String, String> stored) {
-    List<Entry> read = new ArrayList<>();
-    for (Map.Entry<String, String> s : stored.entrySet()) {
-      try {
-        Entry e = Entry.read(s.getValue(), json);
-        if (!s.getKey().equals(e.storeKey(q.principal))) {
-          throw new IllegalArgumentException("Stored under another key");
-        }
-        e.twin = twinOf(e);
-        read.add(e);
-      } catch (RuntimeException unreadable) {
-        store.remove(s.getKey());
-        q.failed.add(new OutboxState.FailedWrite(s.getKey(), "", MutationError.unreadable(s.getKey())));
-      }
-    }
-    read.sort((a, b) -> Long.compare(a.seq, b.seq));
-    for (Entry e : read) {
-      q.entries.add(e);
-      q.nextSeq = Math.max(q.nextSeq, e.seq + 1);
-    }
-    for (Entry e : q.deferred) {
-      append(q, e);
-    }
-    q.deferred.clear();
-    q.loading = false;
-    q.loaded = true;
+  /** {@code q}'s stored entries are back: when it is still the signed-in queue, its twins run and it is sent. */
+  private void restored(PrincipalQueue q) {
     if (q == active) {
       for (Entry e : q.entries) {
         e.twin.run();
       }
+      adoptProvisional();
       publish();
       drain();
     }
   }
 
-  private Runnable twinOf(Entry e) {
-    return typedTwin(registry.findOrPlain(e.mutator), e);
-  }
-
-  private <I> Runnable typedTwin(MutatorRef<I> ref, Entry e) {
-    I input;
-    try {
-      input = ref.codec().decode(e.input);
-    } catch (RuntimeException codecChanged) {
-      MutatorRef<JsonValue> plain = MutatorRegistry.plain(e.mutator);
-      return () -> writes.apply(e.writeId, plain, e.input);
+  /** The provisional queue is back: its calls show in the overlay, and join the principal once one is online. */
+  private void provisionalRead() {
+    for (Entry e : provisional.entries) {
+      e.twin.run();
     }
-    return () -> writes.apply(e.writeId, ref, input);
+    adoptProvisional();
+    publish();
+    drain();
   }
 
-  private void append(PrincipalQueue q, Entry e) {
-    e.seq = q.nextSeq++;
-    store.put(e.storeKey(q.principal), e.write(json));
-    q.entries.add(e);
+  /**
+   * Hands the provisional queue's entries to the signed-in principal once the outbox has heard {@code Online} and
+   * both queues are read back; their twins already ran, so the overlay is left as it is.
+   */
+  private void adoptProvisional() {
+    PrincipalQueue q = active;
+    if (heardOnline && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
+      durable.move(provisional, q);
+    }
   }
 
   private void settle(Entry e, MutationOutcome outcome) {

@@ -265,7 +265,7 @@ final class SendLoop {
   private boolean remove(PrincipalQueue q, Entry e) {
     boolean removed = q.entries.remove(e);
     if (removed) {
-      store.remove(e.storeKey(q.principal));
+      store.remove(q.key(e));
     }
     return removed;
   }

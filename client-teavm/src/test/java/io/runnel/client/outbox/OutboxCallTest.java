@@ -184,10 +184,4 @@ class OutboxCallTest {
         () -> assertNull(call.outcome(), "still pending"),
         () -> assertEquals(List.of(key(1)), page.pendingIds(), "pending, not failed"));
   }
-
-  @Test
-  void aCallBeforeAnyPrincipalIsRefused() {
-    Page page = new Page();
-    assertThrows(IllegalStateException.class, () -> page.like("p1"), "no queue to put it in");
-  }
 }

@@ -1,0 +1,106 @@
+package io.runnel.client.outbox;
+
+import io.runnel.client.OptimisticWrites;
+import io.runnel.client.port.DurableStore;
+import io.runnel.client.port.JsonPort;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.wire.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The queues' durable side: every entry under its own key ({@link PrincipalQueue#key}), written when it joins a
+ * queue, read back in order with its twin bound again, and moved from the provisional queue to a principal's one
+ * entry by entry. The queue is never written as a whole.
+ */
+final class QueueStore {
+
+  private final DurableStore store;
+  private final JsonPort json;
+  private final OptimisticWrites writes;
+  private final MutatorRegistry registry;
+
+  QueueStore(DurableStore store, JsonPort json, OptimisticWrites writes, MutatorRegistry registry) {
+    this.store = store;
+    this.json = json;
+    this.writes = writes;
+    this.registry = registry;
+  }
+
+  /**
+   * Reads {@code q}'s stored entries back (their twins bound, not run), appends the calls deferred meanwhile, marks
+   * it loaded and runs {@code done}; an unreadable entry is removed and listed as failed.
+   */
+  void load(PrincipalQueue q, Runnable done) {
+    q.loading = true;
+    store.list(q.prefix, stored -> {
+      read(q, stored);
+      done.run();
+    });
+  }
+
+  private void read(PrincipalQueue q, Map<String, String> stored) {
+    List<Entry> read = new ArrayList<>();
+    for (Map.Entry<String, String> s : stored.entrySet()) {
+      try {
+        Entry e = Entry.read(s.getValue(), json);
+        if (!s.getKey().equals(q.key(e))) {
+          throw new IllegalArgumentException("Stored under another key");
+        }
+        e.twin = twinOf(e);
+        read.add(e);
+      } catch (RuntimeException unreadable) {
+        store.remove(s.getKey());
+        q.failed.add(new OutboxState.FailedWrite(s.getKey(), "", MutationError.unreadable(s.getKey())));
+      }
+    }
+    read.sort((a, b) -> Long.compare(a.seq, b.seq));
+    for (Entry e : read) {
+      q.entries.add(e);
+      q.nextSeq = Math.max(q.nextSeq, e.seq + 1);
+    }
+    for (Entry e : q.deferred) {
+      append(q, e);
+    }
+    q.deferred.clear();
+    q.loading = false;
+    q.loaded = true;
+  }
+
+  /** Gives {@code e} the next place in loaded queue {@code q} and stores it under its key there. */
+  void append(PrincipalQueue q, Entry e) {
+    e.seq = q.nextSeq++;
+    store.put(q.key(e), e.write(json));
+    q.entries.add(e);
+  }
+
+  /**
+   * Moves every entry of {@code from} to the end of {@code to}, in order, keeping its write id (the idempotency
+   * key). Each is stored under its new key before its old key is removed: a page closed in between leaves a second
+   * copy under the same idempotency key, which the node answers once, never a lost write.
+   */
+  void move(PrincipalQueue from, PrincipalQueue to) {
+    for (Entry e : from.entries) {
+      String old = from.key(e);
+      append(to, e);
+      store.remove(old);
+    }
+    from.entries.clear();
+  }
+
+  private Runnable twinOf(Entry e) {
+    return typedTwin(registry.findOrPlain(e.mutator), e);
+  }
+
+  private <I> Runnable typedTwin(MutatorRef<I> ref, Entry e) {
+    I input;
+    try {
+      input = ref.codec().decode(e.input);
+    } catch (RuntimeException codecChanged) {
+      MutatorRef<JsonValue> plain = MutatorRegistry.plain(e.mutator);
+      return () -> writes.apply(e.writeId, plain, e.input);
+    }
+    return () -> writes.apply(e.writeId, ref, input);
+  }
+}
