@@ -147,9 +147,9 @@ public final class RunnelClient {
     Objects.requireNonNull(listener, "listener");
     QueryRef<?> ref = refs.query(Objects.requireNonNull(name, "name"));
     if (ref == null) {
-      return failed(name, "No query named '" + name + "' is in this bundle, and the node refuses a name it does not "
-          + "declare the same way.", "Register the query's ref in the app's bundle (Refs.query), or check its name.",
-          listener);
+      return failed(name, "No query named '" + name + "' is registered in this bundle, so it cannot be subscribed.",
+          "Register the query's ref in the app's bundle (Refs.query) or check its name; the node refuses a query it "
+          + "does not declare with the same code.", listener);
     }
     if (!ref.live()) {
       return failed(name, "Query '" + name + "' is one-shot, not live: only live queries are subscribed.",

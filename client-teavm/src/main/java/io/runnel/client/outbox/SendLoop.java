@@ -111,11 +111,10 @@ final class SendLoop {
     notBefore = 0;
   }
 
-  /** Stops for good: the pass ends, the retry timer is cancelled, and no pass starts again. */
+  /** Stops for good: the pass ends, the retry timer is cancelled (as on {@link #reset}), and no pass starts again. */
   void stop() {
     stopped = true;
-    endPass();
-    cancelTimer();
+    reset();
   }
 
   /** Whether a retry timer is armed (a new call then waits for it). */
