@@ -121,12 +121,16 @@ class ReplicatorRecoveryTest {
             && h.replicator.stats().lagBytes() == 0);
         Lsn before = slotConfirmed(db);
         refusing.refusing.set(true);
+        // The slot may still move over WAL that carries nothing to publish (a keepalive confirm), but never to the
+        // first refused commit: that commit ends after the insert position read here.
+        Lsn firstRefused = insertLsn(db);
         for (int i = 2; i <= 50; i++) {
           db.execute("INSERT INTO rows VALUES (" + i + ", 'refused at first')");
         }
         await("the replicator tried and was refused several times", () -> h.replicator.stats().restarts() >= 3);
         assertAll(
-            () -> assertEquals(before, slotConfirmed(db), "the slot did not advance past what the bus refused"),
+            () -> assertTrue(slotConfirmed(db).compareTo(firstRefused) <= 0,
+                "the slot did not advance past what the bus refused: " + slotConfirmed(db) + " > " + firstRefused),
             () -> assertTrue(h.events.isEmpty(), "nothing reached subscribers while refused"),
             () -> assertTrue(h.replicator.stats().lastFailure().startsWith("X_TRANSPORT_UNAVAILABLE"),
                 h.replicator.stats().lastFailure()));
@@ -181,6 +185,16 @@ class ReplicatorRecoveryTest {
         assertTrue(h.replicator.stats().lastFailure() == null
             || h.replicator.stats().lastFailure().contains("advisory lock"), h.replicator.stats().lastFailure());
       }
+    }
+  }
+
+  private static Lsn insertLsn(TestDatabase db) {
+    try (Connection c = db.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
+      r.next();
+      return Lsn.parse(r.getString(1));
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
     }
   }
 
