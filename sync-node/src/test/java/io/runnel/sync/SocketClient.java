@@ -26,7 +26,7 @@ public class SocketClient implements WebSocket.Listener {
   /** A socket to the node on {@code port}, upgrading with {@code headers}. */
   public static SocketClient open(int port, Map<String, String> headers) {
     SocketClient c = new SocketClient();
-    WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder();
+    WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30));
     headers.forEach(b::header);
     c.ws = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), c).join();
     return c;

@@ -77,7 +77,7 @@ class SyncNodeLivenessTest {
         return null;
       }
     };
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("quiet", "q-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
     c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"bigRows\",\"in\":{}}");
@@ -95,7 +95,7 @@ class SyncNodeLivenessTest {
   @Test
   void aFrameFloodIsRefusedWithItsCodeAndTheSocketKeepsServingAfterTheBucketRefills() throws Exception {
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
     for (int i = 0; i < 300; i++) {
@@ -127,7 +127,7 @@ class SyncNodeLivenessTest {
   void aSnapshotOfTenThousandRowsLargerThanTheOutboundBoundArrivesWhole() throws Exception {
     fixture.commit("INSERT INTO big_rows SELECT g, 'big-org', repeat('x', 40) FROM generate_series(1, 10000) g");
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("big", "big-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
     c.send("{\"t\":\"sub\",\"sid\":\"all\",\"q\":\"bigRows\",\"in\":{}}");

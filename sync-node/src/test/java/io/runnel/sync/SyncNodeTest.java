@@ -223,7 +223,7 @@ class SyncNodeTest {
         + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder()
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c).join();
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();

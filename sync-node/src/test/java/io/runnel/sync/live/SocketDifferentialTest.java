@@ -196,7 +196,7 @@ class SocketDifferentialTest {
     for (LiveWindowDifferentialTest.Sub sub : scenario.subs()) {
       Actor actor = LiveWindowDifferentialTest.actor(orgs[sub.org()], sub.user());
       Client c = new Client();
-      c.ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + token(actor))
+      c.ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token(actor))
           .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
       c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + LiveWindowDifferentialTest.QUERIES.get(sub.query()).name()
           + "\",\"in\":" + LiveWindowDifferentialTest.Input.CODEC.encode(sub.input()) + "}", true).join();
