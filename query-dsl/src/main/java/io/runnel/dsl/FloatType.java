@@ -56,6 +56,7 @@ final class FloatType implements ColumnType {
    * when they overflow or underflow to zero.
    */
   private Object digits(String t, String original) {
+    FloatSum.install();
     double d = single ? Float.parseFloat(t) : Numbers.parseDouble(t);
     if (Double.isInfinite(d)) {
       throw new ValueInvalidException(sqlName(), original, "is out of range for " + sqlName());
@@ -81,6 +82,7 @@ final class FloatType implements ColumnType {
   }
 
   private Object box(double d, String original) {
+    FloatSum.install();
     if (single) {
       float f = single(d, original);
       return f;
