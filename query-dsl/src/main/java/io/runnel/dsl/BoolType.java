@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.util.Locale;
 
 /** {@code bool}: {@code Boolean}; PostgreSQL prints {@code t} and {@code f}; {@code false} sorts first. */
@@ -49,7 +50,7 @@ final class BoolType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException("bool", String.valueOf(value), "is not a Boolean");
+    throw new ValueInvalidException("bool", Texts.value(value), "is not a Boolean");
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Numbers;
+import io.runnel.wire.Texts;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -260,7 +261,7 @@ final class FloatType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(sqlName(), String.valueOf(value), "is a " + value.getClass().getSimpleName()
+    throw new ValueInvalidException(sqlName(), Texts.value(value), "is a " + Texts.kind(value)
         + ", not a number");
   }
 

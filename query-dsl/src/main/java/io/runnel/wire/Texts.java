@@ -1,0 +1,64 @@
+package io.runnel.wire;
+
+import java.util.Collection;
+
+/**
+ * Text of values in error messages, written so that a TeaVM bundle links no {@code Object.toString()} on them. TeaVM
+ * tracks what reaches a call through one node per method: every object handed to {@code String.valueOf(Object)}
+ * anywhere, and every element of any collection whose {@code toString()} is called, reaches every class's
+ * {@code toString()}. One {@code "…" + columns.keySet()} in a message linked the generated {@code toString} of
+ * every record and lambda in the client, and the class names behind them. On the JVM each method answers exactly
+ * what {@code String.valueOf} and {@code getClass().getSimpleName()} answer.
+ */
+public final class Texts {
+
+  private Texts() {}
+
+  /** {@code names} as {@code AbstractCollection.toString} spells them: {@code [a, b]}. */
+  public static String list(Collection<String> names) {
+    StringBuilder b = new StringBuilder("[");
+    for (String n : names) {
+      b.append(b.length() == 1 ? "" : ", ").append(n);
+    }
+    return b.append(']').toString();
+  }
+
+  /**
+   * {@code String.valueOf(value)} on the JVM; in a bundle the same for strings, integers and booleans (a column's
+   * plain values) and {@code "(a value)"} for anything else.
+   */
+  public static String value(@Nullable Object value) {
+    if (!Numbers.inBrowser()) {
+      return String.valueOf(value);
+    }
+    return switch (value) {
+      case null -> "null";
+      case String s -> s;
+      case Integer i -> Integer.toString(i);
+      case Long l -> Long.toString(l);
+      case Short s -> Integer.toString(s);
+      case Byte b -> Integer.toString(b);
+      case Boolean b -> b ? "true" : "false";
+      default -> "(a value)";
+    };
+  }
+
+  /**
+   * {@code value.getClass().getSimpleName()} on the JVM; in a bundle the same for strings, integers and booleans
+   * and {@code "value of another type"} for anything else (so the bundle keeps no class names).
+   */
+  public static String kind(Object value) {
+    if (!Numbers.inBrowser()) {
+      return value.getClass().getSimpleName();
+    }
+    return switch (value) {
+      case String s -> "String";
+      case Integer i -> "Integer";
+      case Long l -> "Long";
+      case Short s -> "Short";
+      case Byte b -> "Byte";
+      case Boolean b -> "Boolean";
+      default -> "value of another type";
+    };
+  }
+}
