@@ -31,16 +31,17 @@ public final class Texts {
     if (!Numbers.inBrowser()) {
       return String.valueOf(value);
     }
-    return switch (value) {
-      case null -> "null";
-      case String s -> s;
-      case Integer i -> Integer.toString(i);
-      case Long l -> Long.toString(l);
-      case Short s -> Integer.toString(s);
-      case Byte b -> Integer.toString(b);
-      case Boolean b -> b ? "true" : "false";
-      default -> "(a value)";
-    };
+    if (value == null || value instanceof String) {
+      return value == null ? "null" : (String) value;
+    }
+    // instanceof tests, not a pattern switch: TeaVM spells a type switch out at length in every caller it inlines.
+    if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+      return Long.toString(((Number) value).longValue());
+    }
+    if (value instanceof Boolean b) {
+      return b ? "true" : "false";
+    }
+    return "(a value)";
   }
 
   /**
@@ -51,14 +52,20 @@ public final class Texts {
     if (!Numbers.inBrowser()) {
       return value.getClass().getSimpleName();
     }
-    return switch (value) {
-      case String s -> "String";
-      case Integer i -> "Integer";
-      case Long l -> "Long";
-      case Short s -> "Short";
-      case Byte b -> "Byte";
-      case Boolean b -> "Boolean";
-      default -> "value of another type";
-    };
+    String kind = "value of another type";
+    if (value instanceof String) {
+      kind = "String";
+    } else if (value instanceof Integer) {
+      kind = "Integer";
+    } else if (value instanceof Long) {
+      kind = "Long";
+    } else if (value instanceof Short) {
+      kind = "Short";
+    } else if (value instanceof Byte) {
+      kind = "Byte";
+    } else if (value instanceof Boolean) {
+      kind = "Boolean";
+    }
+    return kind;
   }
 }
