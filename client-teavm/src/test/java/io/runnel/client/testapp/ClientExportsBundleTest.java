@@ -32,6 +32,10 @@ class ClientExportsBundleTest {
       const out = {sent: [], calls: [], heard: []};
       const log = (what, v) => out.heard.push([what, v]);
       const turn = () => new Promise(r => setTimeout(r, 5));
+      const until = async (what, test) => { for (let i = 0; i < 2000 && !test(); i++) { await turn(); }
+        if (!test()) { throw new Error('never ' + what); } };
+      const last = what => { const h = out.heard.filter(e => e[0] === what);
+        return h.length ? h[h.length - 1][1] : null; };
       const post = {id: '%s', org_id: 'acme', author_id: 'ada', title: 'Hi', like_count: 2, liked_by_me: false,
         created_at: '2024-01-01T00:00:00Z'};
       globalThis.WebSocket = class {
@@ -56,13 +60,14 @@ class ClientExportsBundleTest {
         const c = b.connect({url: 'https://app.example'});
         c.connection(s => log('connection', s));
         const feed = c.query('liveFeed', {orgId: 'acme'}, v => log('view', v));
-        await turn();
+        await until('online', () => last('connection').state === 'online');
+        await until('ready', () => last('view').status === 'ready');
         c.outbox(s => log('outbox', s));
         const pending = c.mutate('likePost', {postId: post.id});
         let settled = false;
         pending.then(() => { settled = true; });
         log('refused', await c.mutate('likePost', {}));
-        await turn();
+        await until('sent', () => out.calls.length > 0 && last('outbox').pending.length > 0);
         log('settled', settled);
         feed.release();
         c.close();
@@ -97,7 +102,7 @@ class ClientExportsBundleTest {
     JsonObject out = run(dir, Path.of("target", "js", "runnel-client.js"), """
         const c = b.connect({url: 'http://localhost:8080', credentials: async ({refresh}) => 'tok'});
         c.query('liveFeed', {orgId: 'acme'}, v => log('view', v));
-        await turn();
+        await until('a ticket request', () => out.calls.length > 0);
         c.close();
         """);
     JsonObject view = (JsonObject) heard(out, "view").get(0);
