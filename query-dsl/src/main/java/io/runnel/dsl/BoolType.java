@@ -4,7 +4,6 @@ import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Texts;
-import java.util.Locale;
 
 /** {@code bool}: {@code Boolean}; PostgreSQL prints {@code t} and {@code f}; {@code false} sorts first. */
 final class BoolType implements ColumnType {
@@ -17,7 +16,7 @@ final class BoolType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     // boolin accepts these words (and unique prefixes, which Runnel does not need).
-    return switch (pgText.trim().toLowerCase(Locale.ROOT)) {
+    return switch (Texts.lowerCase(pgText.trim())) {
       case "t", "true", "yes", "on", "1" -> Boolean.TRUE;
       case "f", "false", "no", "off", "0" -> Boolean.FALSE;
       default -> throw new ValueInvalidException("bool", pgText, "is not a boolean");

@@ -10,7 +10,6 @@ import io.runnel.wire.Texts;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.util.Locale;
 
 /**
  * {@code float4} ({@code Float}) and {@code float8} ({@code Double}).
@@ -38,7 +37,7 @@ final class FloatType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     String t = pgText.trim();
-    return switch (t.toLowerCase(Locale.ROOT)) {
+    return switch (Texts.lowerCase(t)) {
       case "nan" -> box(Double.NaN, pgText);
       case "infinity", "+infinity", "inf", "+inf" -> box(Double.POSITIVE_INFINITY, pgText);
       case "-infinity", "-inf" -> box(Double.NEGATIVE_INFINITY, pgText);
@@ -88,7 +87,7 @@ final class FloatType implements ColumnType {
       float f = single(d, original);
       return f;
     }
-    if (Double.isInfinite(d) && !original.toLowerCase(Locale.ROOT).contains("inf")) {
+    if (Double.isInfinite(d) && !Texts.lowerCase(original).contains("inf")) {
       throw new ValueInvalidException("float8", original, "is out of range for float8");
     }
     return d;

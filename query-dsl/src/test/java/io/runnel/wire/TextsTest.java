@@ -31,4 +31,11 @@ class TextsTest {
     }
     assertEquals("null", Texts.value(null), "null");
   }
+
+  @Test
+  void lowerCaseIsTheRootLocalesOnTheJvm() {
+    for (String t : new String[] {"TRUE", "İnfinity", "NaN", "ΣΑΣ", "Off"}) {
+      assertEquals(t.toLowerCase(java.util.Locale.ROOT), Texts.lowerCase(t), t);
+    }
+  }
 }
