@@ -5,6 +5,7 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -227,7 +228,7 @@ final class ArrayType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(sqlName(), String.valueOf(value), "is not a List or an array literal");
+    throw new ValueInvalidException(sqlName(), Texts.value(value), "is not a List or an array literal");
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonValue;
-import java.util.Locale;
+import io.runnel.wire.Texts;
 
 /** {@code bool}: {@code Boolean}; PostgreSQL prints {@code t} and {@code f}; {@code false} sorts first. */
 final class BoolType implements ColumnType {
@@ -16,7 +16,7 @@ final class BoolType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     // boolin accepts these words (and unique prefixes, which Runnel does not need).
-    return switch (pgText.trim().toLowerCase(Locale.ROOT)) {
+    return switch (Texts.lowerCase(pgText.trim())) {
       case "t", "true", "yes", "on", "1" -> Boolean.TRUE;
       case "f", "false", "no", "off", "0" -> Boolean.FALSE;
       default -> throw new ValueInvalidException("bool", pgText, "is not a boolean");
@@ -49,7 +49,7 @@ final class BoolType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException("bool", String.valueOf(value), "is not a Boolean");
+    throw new ValueInvalidException("bool", Texts.value(value), "is not a Boolean");
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 
 /** {@code bytea}: {@link Bytes}; PostgreSQL's hex text; in JSON standard base64 with padding (RFC 4648). */
 final class ByteaType implements ColumnType {
@@ -52,7 +53,7 @@ final class ByteaType implements ColumnType {
     if (value instanceof String s) {
       return Bytes.parseHex(s);
     }
-    throw new ValueInvalidException("bytea", String.valueOf(value), "is not Bytes, byte[] or \\x hex text");
+    throw new ValueInvalidException("bytea", Texts.value(value), "is not Bytes, byte[] or \\x hex text");
   }
 
   @Override

@@ -1,8 +1,8 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A column's PostgreSQL type, as the DSL and the browser's matcher need it: how to read PostgreSQL's text output
@@ -68,7 +68,7 @@ public sealed interface ColumnType
    * @throws IllegalArgumentException when Runnel does not support that type
    */
   static ColumnType named(String name) {
-    String n = name.trim().toLowerCase(Locale.ROOT);
+    String n = Texts.lowerCase(name.trim());
     String canonical = switch (n) {
       case "integer", "int" -> "int4";
       case "bigint" -> "int8";

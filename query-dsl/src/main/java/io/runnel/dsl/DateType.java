@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 
 /** {@code date}: {@link PgDate}; in JSON the string PostgreSQL prints ({@code "2024-02-29"}, {@code "infinity"}). */
 final class DateType implements ColumnType {
@@ -48,7 +49,7 @@ final class DateType implements ColumnType {
     if (value instanceof String s) {
       return PgDate.parse(s);
     }
-    throw new ValueInvalidException("date", String.valueOf(value), "is not a PgDate or date text");
+    throw new ValueInvalidException("date", Texts.value(value), "is not a PgDate or date text");
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.ObjectReader;
+import io.runnel.wire.Texts;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class EntityRef {
     if (c == null) {
       throw new DeclarationException(ErrorCode.X_QUERY_DECLARATION_INVALID,
           "Entity '" + name + "' has no column '" + column + "'.",
-          "Use one of " + columns.keySet() + ", or declare the column on the entity.");
+          "Use one of " + Texts.list(columns.keySet()) + ", or declare the column on the entity.");
     }
     return c;
   }
@@ -114,8 +115,8 @@ public final class EntityRef {
    */
   public String key(@Nullable Object... values) {
     if (values.length != key.size()) {
-      throw new IllegalArgumentException("Entity '" + name + "' has key " + key + ", so a key takes " + key.size()
-          + " values, not " + values.length);
+      throw new IllegalArgumentException("Entity '" + name + "' has key " + Texts.list(key) + ", so a key takes "
+          + key.size() + " values, not " + values.length);
     }
     ColumnType[] types = new ColumnType[key.size()];
     Object[] coerced = new Object[key.size()];

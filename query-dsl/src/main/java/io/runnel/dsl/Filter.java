@@ -110,6 +110,19 @@ public sealed interface Filter permits Filter.Compare, Filter.In, Filter.IsNull,
     /** Checks the column name is given. */
     public Like {
       Objects.requireNonNull(column, "column");
+      LikeMatch.install();
+    }
+
+    /** Refuses a malformed non-null pattern, naming {@code path} (through {@link LikeMatch}, which says why). */
+    void checkPattern(String path) {
+      if (pattern != null) {
+        LikeMatch.get().check(pattern, path);
+      }
+    }
+
+    /** Whether {@code text} matches the (non-null) pattern. */
+    boolean matches(String text) {
+      return LikeMatch.get().matches(text, Objects.requireNonNull(pattern, "pattern"), caseInsensitive);
     }
   }
 

@@ -6,10 +6,10 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Numbers;
+import io.runnel.wire.Texts;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.util.Locale;
 
 /**
  * {@code float4} ({@code Float}) and {@code float8} ({@code Double}).
@@ -37,7 +37,7 @@ final class FloatType implements ColumnType {
   @Override
   public Object parse(String pgText) {
     String t = pgText.trim();
-    return switch (t.toLowerCase(Locale.ROOT)) {
+    return switch (Texts.lowerCase(t)) {
       case "nan" -> box(Double.NaN, pgText);
       case "infinity", "+infinity", "inf", "+inf" -> box(Double.POSITIVE_INFINITY, pgText);
       case "-infinity", "-inf" -> box(Double.NEGATIVE_INFINITY, pgText);
@@ -56,6 +56,7 @@ final class FloatType implements ColumnType {
    * when they overflow or underflow to zero.
    */
   private Object digits(String t, String original) {
+    FloatSum.install();
     double d = single ? Float.parseFloat(t) : Numbers.parseDouble(t);
     if (Double.isInfinite(d)) {
       throw new ValueInvalidException(sqlName(), original, "is out of range for " + sqlName());
@@ -81,11 +82,12 @@ final class FloatType implements ColumnType {
   }
 
   private Object box(double d, String original) {
+    FloatSum.install();
     if (single) {
       float f = single(d, original);
       return f;
     }
-    if (Double.isInfinite(d) && !original.toLowerCase(Locale.ROOT).contains("inf")) {
+    if (Double.isInfinite(d) && !Texts.lowerCase(original).contains("inf")) {
       throw new ValueInvalidException("float8", original, "is out of range for float8");
     }
     return d;
@@ -258,7 +260,7 @@ final class FloatType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(sqlName(), String.valueOf(value), "is a " + value.getClass().getSimpleName()
+    throw new ValueInvalidException(sqlName(), Texts.value(value), "is a " + Texts.kind(value)
         + ", not a number");
   }
 

@@ -5,6 +5,8 @@ import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Numbers;
+import io.runnel.wire.Texts;
 
 /**
  * {@code int2}, {@code int4} ({@code Integer}) and {@code int8} ({@code Long}). In JSON int2 and int4 are numbers;
@@ -54,7 +56,8 @@ final class IntegerType implements ColumnType {
 
   @Override
   public String format(Object value) {
-    return value.toString();
+    // A bundle spells the integer itself: value.toString() would link every class's toString (see Texts).
+    return Numbers.inBrowser() ? Long.toString(((Number) value).longValue()) : value.toString();
   }
 
   @Override
@@ -93,12 +96,12 @@ final class IntegerType implements ColumnType {
   @Override
   public Object coerce(Object value) {
     if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
-      return box(((Number) value).longValue(), value.toString());
+      return box(((Number) value).longValue(), Long.toString(((Number) value).longValue()));
     }
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(name, String.valueOf(value), "is a " + value.getClass().getSimpleName()
+    throw new ValueInvalidException(name, Texts.value(value), "is a " + Texts.kind(value)
         + ", not an integer");
   }
 

@@ -12,6 +12,7 @@ import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Texts;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,7 +173,7 @@ final class JsonDocumentType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(name, String.valueOf(value), "is not a JsonValue or JSON text");
+    throw new ValueInvalidException(name, Texts.value(value), "is not a JsonValue or JSON text");
   }
 
   @Override

@@ -85,7 +85,7 @@ public final class Matcher implements Comparator<Row> {
         if (v == null || l.pattern() == null) {
           yield Truth.UNKNOWN;
         }
-        yield Truth.of(LikePattern.matches((String) v, l.pattern(), l.caseInsensitive()));
+        yield Truth.of(l.matches((String) v));
       }
       case Filter.Not n -> evaluate(n.filter(), row).not();
       case Filter.And a -> {

@@ -4,6 +4,7 @@ import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -77,7 +78,7 @@ final class NumericType implements ColumnType {
     if (value instanceof String s) {
       return PgNumeric.parse(s);
     }
-    throw new ValueInvalidException("numeric", String.valueOf(value), "is a " + value.getClass().getSimpleName()
+    throw new ValueInvalidException("numeric", Texts.value(value), "is a " + Texts.kind(value)
         + ", not a number");
   }
 

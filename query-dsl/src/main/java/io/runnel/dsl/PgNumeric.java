@@ -2,8 +2,8 @@ package io.runnel.dsl;
 
 import io.runnel.wire.Digits;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Texts;
 import java.math.BigDecimal;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -94,7 +94,7 @@ public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comp
    */
   public static PgNumeric parse(String text) {
     String t = text.trim();
-    switch (t.toLowerCase(Locale.ROOT)) {
+    switch (Texts.lowerCase(t)) {
       case "nan":
         return NAN;
       case "infinity":

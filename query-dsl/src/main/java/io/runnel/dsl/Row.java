@@ -1,6 +1,7 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -149,8 +150,9 @@ public final class Row {
       case null -> null;
       case Integer i -> Math.toIntExact(i + delta);
       case Long l -> Math.addExact(l, delta);
-      case Double d -> d + delta;
-      case Float f -> f + delta;
+      // A bundle boxes floats only through FloatSum, which links where float values are made (its note says why).
+      case Double d -> Numbers.inBrowser() ? FloatSum.plus(d, delta) : (Object) (d + delta);
+      case Float f -> Numbers.inBrowser() ? FloatSum.plus(f, delta) : (Object) (f + delta);
       case Summand n -> n.plus(delta);
       default -> throw new IllegalArgumentException("Column '" + column + "' is not numeric");
     };

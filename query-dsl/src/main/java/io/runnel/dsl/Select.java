@@ -188,9 +188,7 @@ public final class Select {
           throw invalid("Column '" + col.name() + "' (" + col.type().sqlName() + ") cannot be matched with "
               + (l.caseInsensitive() ? "ILIKE" : "LIKE") + ".", "Use LIKE and ILIKE on text or varchar columns.");
         }
-        if (l.pattern() != null) {
-          LikePattern.check(l.pattern(), path(col));
-        }
+        l.checkPattern(path(col));
         yield l;
       }
       case Filter.Not n -> new Filter.Not(bind(n.filter()));

@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 
 /** {@code text} and {@code varchar}: Java strings, ordered by code point as under {@code COLLATE "C"}. */
 final class TextType implements ColumnType {
@@ -57,7 +58,7 @@ final class TextType implements ColumnType {
       }
       return s;
     }
-    throw new ValueInvalidException(name, String.valueOf(value), "is a " + value.getClass().getSimpleName()
+    throw new ValueInvalidException(name, Texts.value(value), "is a " + Texts.kind(value)
         + ", not a String");
   }
 

@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 
 /**
  * {@code timestamp} and {@code timestamptz}: {@link PgTimestamp}. JSON: ISO 8601 with up to six fraction digits,
@@ -59,7 +60,7 @@ final class TimestampType implements ColumnType {
     if (value instanceof String s) {
       return parse(s);
     }
-    throw new ValueInvalidException(sqlName(), String.valueOf(value), "is not a PgTimestamp or timestamp text");
+    throw new ValueInvalidException(sqlName(), Texts.value(value), "is not a PgTimestamp or timestamp text");
   }
 
   @Override

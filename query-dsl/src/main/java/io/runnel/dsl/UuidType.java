@@ -3,6 +3,7 @@ package io.runnel.dsl;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 
 /**
  * {@code uuid}: the canonical lower-case, hyphenated string; PostgreSQL orders uuids by their bytes, which is the
@@ -76,7 +77,7 @@ final class UuidType implements ColumnType {
     if (value instanceof String s) {
       return canonical(s);
     }
-    throw new ValueInvalidException("uuid", String.valueOf(value), "is not a String");
+    throw new ValueInvalidException("uuid", Texts.value(value), "is not a String");
   }
 
   @Override

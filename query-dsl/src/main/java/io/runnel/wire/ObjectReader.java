@@ -128,7 +128,7 @@ public final class ObjectReader {
     for (Map.Entry<String, JsonValue> e : object.members().entrySet()) {
       if (!read.contains(e.getKey())) {
         throw new InputInvalidException(JsonPath.member(path, e.getKey()), "is not a known field",
-            "Remove it; the known fields are " + read + ".");
+            "Remove it; the known fields are " + Texts.list(read) + ".");
       }
     }
   }

@@ -35,8 +35,8 @@ import java.util.function.UnaryOperator;
  * records in a query's order, and a mutator's local twin run over records the page passes. Every answer is a JSON
  * object; a failure is {@code {"error": {"code", "cause", "fix"}}} with the protocol's codes.
  *
- * <p>The live client, store and outbox join this API when they land; the bundles' entry classes only delegate here,
- * so the logic is tested on the JVM.
+ * <p>The connected client (live queries, mutations, connection and outbox) is {@link PageClient}, which the entry
+ * classes' {@code connect} answers; the entry classes only delegate, so the logic is tested on the JVM.
  */
 public final class BundleApi {
 

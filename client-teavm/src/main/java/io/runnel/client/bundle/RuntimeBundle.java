@@ -1,10 +1,12 @@
 package io.runnel.client.bundle;
 
 import io.runnel.client.Refs;
+import io.runnel.client.browser.JsClient;
 import io.runnel.client.browser.JsNumberText;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import org.teavm.jso.JSExport;
+import org.teavm.jso.JSObject;
 
 /**
  * The entry class of {@code runnel-client.js}, the client runtime with no app declarations (for pages that only
@@ -17,7 +19,9 @@ public final class RuntimeBundle {
     Numbers.useInBrowser(new JsNumberText());
   }
 
-  private static final BundleApi API = new BundleApi(new Refs(), HostPorts.json());
+  private static final Refs REFS = new Refs();
+
+  private static final BundleApi API = new BundleApi(REFS, HostPorts.json());
 
   private RuntimeBundle() {}
 
@@ -49,5 +53,14 @@ public final class RuntimeBundle {
   @JSExport
   public static String runTwin(String mutator, String inputJson, String recordsJson) {
     return API.runTwin(mutator, inputJson, recordsJson);
+  }
+
+  /**
+   * The page's client: {@code connect({url, credentials?})} builds it from the browser's ports and opens its socket
+   * ({@link JsClient}).
+   */
+  @JSExport
+  public static JsClient connect(JSObject options) {
+    return HostPorts.connect(REFS, options);
   }
 }

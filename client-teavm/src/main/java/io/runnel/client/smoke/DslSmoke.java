@@ -155,6 +155,9 @@ public final class DslSmoke {
     LocalTx tx = new MapTx(store);
     LIKE.local().apply(tx, LIKE.codec().decode(Json.parse("{\"postId\":\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\"}")));
     out.add("twin like_count " + store.get("0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69").get("like_count"));
+    Row scored = rows.get(0).plus("score", 2).plus("like_count", -3);
+    out.add("plus score " + Json.write(POSTS.rowToJson(scored)) + " float4 "
+        + ColumnType.FLOAT4.format(Row.of(Map.of("f", ColumnType.FLOAT4.parse("1.5"))).plus("f", 3).get("f")));
     try {
       FEED.decodeInput(Json.parse("{\"orgId\":7}"), JsonLimits.INPUT_DEFAULTS);
     } catch (InputInvalidException e) {

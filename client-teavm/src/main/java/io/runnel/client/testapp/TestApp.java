@@ -1,12 +1,14 @@
 package io.runnel.client.testapp;
 
 import io.runnel.client.Refs;
+import io.runnel.client.browser.JsClient;
 import io.runnel.client.browser.JsNumberText;
 import io.runnel.client.bundle.BundleApi;
 import io.runnel.client.bundle.HostPorts;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import org.teavm.jso.JSExport;
+import org.teavm.jso.JSObject;
 
 /**
  * The entry class of {@code test-app.js}: an app's bundle, which registers the app's refs ({@link TestBoard}) and
@@ -55,5 +57,14 @@ public final class TestApp {
   @JSExport
   public static String runTwin(String mutator, String inputJson, String recordsJson) {
     return API.runTwin(mutator, inputJson, recordsJson);
+  }
+
+  /**
+   * The page's client: {@code connect({url, credentials?})} builds it from the browser's ports and opens its socket
+   * ({@link JsClient}).
+   */
+  @JSExport
+  public static JsClient connect(JSObject options) {
+    return HostPorts.connect(REFS, options);
   }
 }

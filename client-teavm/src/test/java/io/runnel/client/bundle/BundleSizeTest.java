@@ -46,7 +46,7 @@ class BundleSizeTest {
         () -> assertTrue(runtime.contains("export{"), "runnel-client.js is an ES module"),
         () -> assertTrue(app.contains("export{"), "test-app.js is an ES module"),
         () -> {
-          for (String name : new String[] {"describe", "queryInput", "mutatorInput", "place", "runTwin"}) {
+          for (String name : new String[] {"describe", "queryInput", "mutatorInput", "place", "runTwin", "connect"}) {
             assertTrue(exported(runtime, name), "runnel-client.js exports " + name);
             assertTrue(exported(app, name), "test-app.js re-exports " + name);
           }

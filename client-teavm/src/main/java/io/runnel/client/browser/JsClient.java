@@ -1,0 +1,165 @@
+package io.runnel.client.browser;
+
+import io.runnel.client.Refs;
+import io.runnel.client.RunnelClient;
+import io.runnel.client.bundle.PageClient;
+import io.runnel.client.outbox.Credentials;
+import io.runnel.client.outbox.Subscription;
+import io.runnel.client.port.JsonPort;
+import java.util.Objects;
+import org.teavm.jso.JSBody;
+import org.teavm.jso.JSExport;
+import org.teavm.jso.JSFunctor;
+import org.teavm.jso.JSObject;
+
+/**
+ * The object a bundle's {@code connect({url, credentials})} answers: a {@link PageClient} over the browser's ports,
+ * as the page's JavaScript calls it ({@code DSL.md}, "The app's client bundle"). Inputs are JavaScript values (sent
+ * through {@code JSON.stringify}); listeners hear plain objects (built by {@code JSON.parse}).
+ *
+ * <pre>{@code
+ * const runnel = connect({ url: location.origin, credentials: async ({ refresh }) => token });
+ * const feed = runnel.query('liveFeed', { orgId: 'acme' }, ({ status, records, error }) => render(…));
+ * const { writeId, result, error } = await runnel.mutate('likePost', { postId });
+ * runnel.connection(({ state, reconnectAt }) => …);   runnel.outbox(({ pending, failed }) => …);
+ * feed.release();   runnel.close();
+ * }</pre>
+ */
+public final class JsClient {
+
+  private final PageClient page;
+
+  private JsClient(PageClient page) {
+    this.page = page;
+  }
+
+  /**
+   * Builds the client of an app over {@code refs} from the browser's ports and {@code options} ({@code url}: the
+   * node's origin; {@code credentials}, optional: a function of {@code {refresh}} answering a bearer token or a
+   * promise of one, else the session cookie is used), and opens its socket.
+   *
+   * @throws IllegalArgumentException when {@code url} is not an http(s) origin
+   */
+  public static JsClient connect(Refs refs, JsonPort json, JSObject options) {
+    Objects.requireNonNull(refs, "refs");
+    JSObject credentials = credentials(options);
+    RunnelClient client = RunnelClient.builder()
+        .ports(new JsSocketPort(), new JsHttpPort(), new JsDurableStore(), json, new JsIds(), new JsScheduler())
+        .origin(url(options)).refs(refs)
+        .credentials(credentials == null ? Credentials.cookie() : token(credentials)).create();
+    PageClient page = new PageClient(client, refs, json);
+    page.connect();
+    return new JsClient(page);
+  }
+
+  /** Subscribes to live query {@code name}; {@code onView} hears {@code {status, error?, records}}. */
+  @JSExport
+  public Handle query(String name, JSObject input, Callback onView) {
+    Runnable release = page.query(name, stringify(input), text -> onView.call(parse(text)));
+    return new Handle(release::run);
+  }
+
+  /**
+   * Calls mutator {@code name}: its twin runs into the overlay now; the promise resolves (it never rejects) with
+   * {@code {writeId, result}} or {@code {writeId?, error}}.
+   */
+  @JSExport
+  public JSObject mutate(String name, JSObject input) {
+    String text = stringify(input);
+    return promise(resolve -> page.mutate(name, text, outcome -> resolve.call(parse(outcome))));
+  }
+
+  /** {@code onState} hears {@code {state, epoch, reconnectAt?}} now and at every change. */
+  @JSExport
+  public Handle connection(Callback onState) {
+    Subscription s = page.connection(text -> onState.call(parse(text)));
+    return new Handle(s::cancel);
+  }
+
+  /** {@code onOutbox} hears {@code {pending, failed}} now and at every change. */
+  @JSExport
+  public Handle outbox(Callback onOutbox) {
+    Subscription s = page.outbox(text -> onOutbox.call(parse(text)));
+    return new Handle(s::cancel);
+  }
+
+  /** {@code onError} hears {@code {code, cause, fix}} for each error not tied to a call. */
+  @JSExport
+  public Handle errors(Callback onError) {
+    Subscription s = page.errors(text -> onError.call(parse(text)));
+    return new Handle(s::cancel);
+  }
+
+  /** Forgets failed write {@code writeId}. */
+  @JSExport
+  public void dismiss(String writeId) {
+    page.dismiss(writeId);
+  }
+
+  /** Closes the socket and stops reconnecting. */
+  @JSExport
+  public void close() {
+    page.close();
+  }
+
+  /** What a subscription answers: {@code release()} ends it. */
+  public static final class Handle {
+    private final Subscription end;
+
+    Handle(Subscription end) {
+      this.end = end;
+    }
+
+    /** Ends the subscription; does nothing the second time. */
+    @JSExport
+    public void release() {
+      end.cancel();
+    }
+  }
+
+  /** A page's listener. */
+  @JSFunctor
+  public interface Callback extends JSObject {
+    /** Hears {@code value}. */
+    void call(JSObject value);
+  }
+
+  /** Starts a promise's work with its resolve function. */
+  @JSFunctor
+  interface Executor extends JSObject {
+    /** Starts it. */
+    void start(Callback resolve);
+  }
+
+  /** Hears a token, or null. */
+  @JSFunctor
+  interface TokenCallback extends JSObject {
+    /** Hears it. */
+    void done(String token);
+  }
+
+  private static Credentials token(JSObject credentials) {
+    return (refresh, done) -> callCredentials(credentials, refresh, done::accept);
+  }
+
+  @JSBody(params = "o", script = "return String(o.url);")
+  private static native String url(JSObject o);
+
+  @JSBody(params = "o", script = "return typeof o.credentials === 'function' ? o.credentials : null;")
+  private static native JSObject credentials(JSObject o);
+
+  @JSBody(params = {"f", "refresh", "done"}, script = "Promise.resolve().then(function() {"
+      + " return f({refresh: refresh}); }).then(function(t) {"
+      + " done(t === null || t === undefined ? null : String(t)); },"
+      + " function() { done(null); });")
+  private static native void callCredentials(JSObject f, boolean refresh, TokenCallback done);
+
+  @JSBody(params = "v", script = "return JSON.stringify(v === undefined ? null : v);")
+  private static native String stringify(JSObject v);
+
+  @JSBody(params = "t", script = "return JSON.parse(t);")
+  private static native JSObject parse(String t);
+
+  @JSBody(params = "start", script = "return new Promise(function(resolve) { start(resolve); });")
+  private static native JSObject promise(Executor start);
+}

@@ -1,0 +1,195 @@
+package io.runnel.client.bundle;
+
+import io.runnel.client.ConnectionState;
+import io.runnel.client.Refs;
+import io.runnel.client.RunnelClient;
+import io.runnel.client.live.LiveQuery;
+import io.runnel.client.live.QueryState;
+import io.runnel.client.live.QueryView;
+import io.runnel.client.outbox.Mutation;
+import io.runnel.client.outbox.MutationError;
+import io.runnel.client.outbox.MutationOutcome;
+import io.runnel.client.outbox.OutboxState;
+import io.runnel.client.outbox.Subscription;
+import io.runnel.client.port.JsonPort;
+import io.runnel.client.store.ClientRecord;
+import io.runnel.dsl.EntityRef;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.RunnelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A connected {@link RunnelClient} as a page calls it ({@code DSL.md}, "The app's client bundle"): inputs are JSON
+ * text, and every listener hears JSON text. A call never throws: a refused query is a view with {@code "status":
+ * "failed"}, a refused mutation an outcome with an {@code "error"}, each {@code {"code", "cause", "fix"}} with the
+ * protocol's codes. The bundles' entry classes wrap it for JavaScript ({@code io.runnel.client.browser.JsClient}).
+ */
+public final class PageClient {
+
+  private final RunnelClient client;
+  private final Refs refs;
+  private final JsonPort json;
+
+  /** The page's API over {@code client}, whose refs are {@code refs}, with JSON text through {@code json}. */
+  public PageClient(RunnelClient client, Refs refs, JsonPort json) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.refs = Objects.requireNonNull(refs, "refs");
+    this.json = Objects.requireNonNull(json, "json");
+  }
+
+  /** Opens the socket ({@link RunnelClient#connect()}); the client keeps one open until {@link #close()}. */
+  public void connect() {
+    client.connect();
+  }
+
+  /**
+   * Subscribes to the live query named {@code name} with JSON {@code input}. {@code onView} hears {@code {"status":
+   * "pending"|"ready"|"failed", "error"?, "records": [{"type", "key", "record"}]}} now and at every change; a
+   * query the bundle does not know, or an input its codec refuses, is one failed view. The runnable ends it.
+   */
+  public Runnable query(String name, String input, Consumer<String> onView) {
+    Objects.requireNonNull(onView, "onView");
+    LiveQuery q;
+    try {
+      q = client.query(name, json.parse(input), view -> onView.accept(json.write(view(view))));
+    } catch (RunnelException e) {
+      onView.accept(failedView(e.toJson()));
+      return () -> { };
+    } catch (IllegalArgumentException e) {
+      onView.accept(failedView(error(ErrorCode.X_LIVE_QUERY_UNKNOWN.name(), message(e),
+          "Register the query's ref in the app's bundle, or check its name.")));
+      return () -> { };
+    }
+    return q::release;
+  }
+
+  /**
+   * Calls the mutator named {@code name} with JSON {@code input}: its twin runs into the overlay now, and the call
+   * is sent now or when the network returns. {@code onOutcome} hears, once, {@code {"writeId", "result"}} or
+   * {@code {"writeId"?, "error": {"code", "status"?, "cause", "fix"}}}; a refused input answers at once.
+   */
+  public void mutate(String name, String input, Consumer<String> onOutcome) {
+    Objects.requireNonNull(onOutcome, "onOutcome");
+    Mutation m;
+    try {
+      m = client.mutate(name, json.parse(input));
+    } catch (RunnelException e) {
+      onOutcome.accept(json.write(JsonObject.builder().put("error", e.toJson()).build()));
+      return;
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      onOutcome.accept(json.write(JsonObject.builder().put("error", error(ErrorCode.X_INPUT_INVALID.name(),
+          message(e), "Call it again once the connection is online.")).build()));
+      return;
+    }
+    String writeId = m.writeId();
+    m.onSettled(outcome -> onOutcome.accept(json.write(outcome(writeId, outcome))));
+  }
+
+  /**
+   * {@code onState} hears {@code {"state": "connecting"|"online"|"offline", "epoch", "reconnectAt"?}} now and at
+   * every change, until the subscription is cancelled.
+   */
+  public Subscription connection(Consumer<String> onState) {
+    Objects.requireNonNull(onState, "onState");
+    return client.connection(state -> onState.accept(json.write(connection(state))));
+  }
+
+  /**
+   * {@code onOutbox} hears {@code {"pending": [{"writeId", "mutator", "createdAt", "sending"}], "failed":
+   * [{"writeId", "mutator", "error"}]}} now and at every change, until the subscription is cancelled.
+   */
+  public Subscription outbox(Consumer<String> onOutbox) {
+    Objects.requireNonNull(onOutbox, "onOutbox");
+    return client.outbox(state -> onOutbox.accept(json.write(outbox(state))));
+  }
+
+  /** {@code onError} hears {@code {"code", "cause", "fix"}} for each error not tied to a call. */
+  public Subscription errors(Consumer<String> onError) {
+    Objects.requireNonNull(onError, "onError");
+    return client.errors(e -> onError.accept(json.write(e.toJson())));
+  }
+
+  /** Forgets failed write {@code writeId} once the page has shown it. */
+  public void dismiss(String writeId) {
+    client.dismiss(Objects.requireNonNull(writeId, "writeId"));
+  }
+
+  /** Closes the socket and stops reconnecting; queued writes stay for the next page. */
+  public void close() {
+    client.close();
+  }
+
+  private JsonObject view(QueryView view) {
+    JsonObject.Builder b = JsonObject.builder();
+    switch (view.state()) {
+      case QueryState.Pending p -> b.put("status", "pending");
+      case QueryState.Ready r -> b.put("status", "ready");
+      case QueryState.Failed f -> b.put("status", "failed").put("error", error(f.code(), f.cause(), f.fix()));
+    }
+    List<JsonValue> records = new ArrayList<>(view.records().size());
+    for (ClientRecord r : view.records()) {
+      EntityRef type = refs.entity(r.type());
+      records.add(JsonObject.builder().put("type", r.type()).put("key", r.key())
+          .put("record", type == null ? JsonNull.NULL : type.rowToJson(r.row())).build());
+    }
+    return b.put("records", new JsonArray(records)).build();
+  }
+
+  private String failedView(JsonValue error) {
+    return json.write(JsonObject.builder().put("status", "failed").put("error", error)
+        .put("records", new JsonArray(List.of())).build());
+  }
+
+  private static JsonObject connection(ConnectionState state) {
+    return switch (state) {
+      case ConnectionState.Connecting c -> JsonObject.builder().put("state", "connecting").put("epoch", c.epoch())
+          .build();
+      case ConnectionState.Online o -> JsonObject.builder().put("state", "online").put("epoch", o.epoch()).build();
+      case ConnectionState.Offline o -> JsonObject.builder().put("state", "offline").put("epoch", o.epoch())
+          .put("reconnectAt", o.reconnectAt()).build();
+    };
+  }
+
+  private static JsonObject outcome(String writeId, MutationOutcome outcome) {
+    JsonObject.Builder b = JsonObject.builder().put("writeId", writeId);
+    return switch (outcome) {
+      case MutationOutcome.Applied a -> b.put("result", a.result()).build();
+      case MutationOutcome.Failed f -> b.put("error", error(f.error())).build();
+    };
+  }
+
+  private static JsonObject outbox(OutboxState state) {
+    List<JsonValue> pending = new ArrayList<>(state.pending().size());
+    for (OutboxState.PendingWrite w : state.pending()) {
+      pending.add(JsonObject.builder().put("writeId", w.writeId()).put("mutator", w.mutator())
+          .put("createdAt", w.createdAt()).put("sending", w.sending()).build());
+    }
+    List<JsonValue> failed = new ArrayList<>(state.failed().size());
+    for (OutboxState.FailedWrite w : state.failed()) {
+      failed.add(JsonObject.builder().put("writeId", w.writeId()).put("mutator", w.mutator())
+          .put("error", error(w.error())).build());
+    }
+    return JsonObject.builder().put("pending", new JsonArray(pending)).put("failed", new JsonArray(failed)).build();
+  }
+
+  private static JsonObject error(MutationError e) {
+    return JsonObject.builder().put("code", e.code()).put("status", e.status()).put("cause", e.cause())
+        .put("fix", e.fix()).build();
+  }
+
+  private static JsonObject error(String code, String cause, String fix) {
+    return JsonObject.builder().put("code", code).put("cause", cause).put("fix", fix).build();
+  }
+
+  private static String message(RuntimeException e) {
+    String m = e.getMessage();
+    return m == null ? "refused" : m;
+  }
+}

@@ -1,0 +1,96 @@
+package io.runnel.client.bundle;
+
+import static io.runnel.client.fake.Node.post;
+import static io.runnel.client.fake.Node.snapshot;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.client.Refs;
+import io.runnel.client.RunnelClient;
+import io.runnel.client.fake.CountingIds;
+import io.runnel.client.fake.FakeScheduler;
+import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.JvmJson;
+import io.runnel.client.fake.MapStore;
+import io.runnel.client.fake.Node;
+import io.runnel.client.fake.RecordingHttp;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The page's JSON face of the client: views, outcomes, connection and outbox as JSON text; refusals never throw. */
+class PageClientTest {
+
+  private final FakeSockets sockets = new FakeSockets();
+  private final RecordingHttp http = new RecordingHttp();
+  private final Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).mutator(Node.LIKE);
+  private final PageClient page = new PageClient(RunnelClient.builder()
+      .ports(sockets, http, new MapStore(), new JvmJson(), new CountingIds(), new FakeScheduler())
+      .origin("https://app.example").refs(refs).random(() -> 0.5).create(), refs, new JvmJson());
+
+  private FakeSockets.Socket online() {
+    FakeSockets.Socket node = sockets.last();
+    node.open();
+    node.receive(Node.hello("u1", 1));
+    return node;
+  }
+
+  @Test
+  void aQueryIsHeardAsJsonFromPendingToReadyWithTheTwinsWriteInItsRecords() {
+    List<String> views = new ArrayList<>();
+    List<String> outcomes = new ArrayList<>();
+    List<String> states = new ArrayList<>();
+    page.connection(states::add);
+    page.connect();
+    page.query("byLikes", "{\"org\":\"acme\"}", views::add);
+    FakeSockets.Socket node = online();
+    node.receive(snapshot("q1", 2, post("p1", "acme", "A", 5)));
+    page.mutate("likePost", "\"p1\"", outcomes::add);
+    http.open().ok("d1", "000000000000000300000000");
+    assertAll(
+        () -> assertEquals("{\"status\":\"pending\",\"records\":[]}", views.get(0)),
+        () -> assertEquals("{\"status\":\"ready\",\"records\":[{\"type\":\"posts\",\"key\":\"p1\",\"record\":"
+            + "{\"id\":\"p1\",\"org\":\"acme\",\"title\":\"A\",\"likes\":6}}]}", views.get(views.size() - 1),
+            "the like is in the overlay"),
+        () -> assertEquals(1, outcomes.size(), "the outcome is heard once the node answered"),
+        () -> assertTrue(outcomes.get(0).startsWith("{\"writeId\":\"likePost:"), outcomes.get(0)),
+        () -> assertEquals("{\"state\":\"offline\",\"epoch\":0,\"reconnectAt\":1000000}", states.get(0),
+            "before connect: offline, due now"),
+        () -> assertEquals("{\"state\":\"connecting\",\"epoch\":0}", states.get(1)),
+        () -> assertEquals("{\"state\":\"online\",\"epoch\":1}", states.get(states.size() - 1)));
+  }
+
+  @Test
+  void anUnknownQueryIsOneFailedViewAndARefusedInputOneOutcomeWithNothingThrown() {
+    List<String> views = new ArrayList<>();
+    List<String> outcomes = new ArrayList<>();
+    page.connect();
+    online();
+    Runnable release = page.query("nope", "{}", views::add);
+    page.query("byLikes", "{}", views::add);
+    page.mutate("likePost", "7", outcomes::add);
+    release.run();
+    assertAll(
+        () -> assertEquals(2, views.size(), "one view each"),
+        () -> assertTrue(views.get(0).startsWith("{\"status\":\"failed\",\"error\":{\"code\":\"X_LIVE_QUERY_UNKNOWN\""),
+            views.get(0)),
+        () -> assertTrue(views.get(1).contains("\"code\":\"X_INPUT_INVALID\""), views.get(1)),
+        () -> assertTrue(outcomes.get(0).startsWith("{\"error\":{\"code\":\"X_INPUT_INVALID\""), outcomes.get(0)),
+        () -> assertEquals(List.of(), http.calls, "nothing sent"));
+  }
+
+  @Test
+  void theOutboxIsHeardAsJsonWithEachPendingWrite() {
+    List<String> outbox = new ArrayList<>();
+    page.connect();
+    online();
+    http.offline = true;
+    page.outbox(outbox::add);
+    page.mutate("likePost", "\"p1\"", o -> { });
+    assertAll(
+        () -> assertEquals("{\"pending\":[],\"failed\":[]}", outbox.get(0)),
+        () -> assertTrue(outbox.get(outbox.size() - 1).startsWith("{\"pending\":[{\"writeId\":\"likePost:"),
+            outbox.get(outbox.size() - 1)));
+  }
+}
