@@ -62,10 +62,6 @@ public final class PageClient {
     } catch (RunnelException e) {
       onView.accept(failedView(e.toJson()));
       return () -> { };
-    } catch (IllegalArgumentException e) {
-      onView.accept(failedView(error(ErrorCode.X_LIVE_QUERY_UNKNOWN.name(), message(e),
-          "Register the query's ref in the app's bundle, or check its name.")));
-      return () -> { };
     }
     return q::release;
   }
@@ -83,17 +79,13 @@ public final class PageClient {
     } catch (RunnelException e) {
       onOutcome.accept(json.write(JsonObject.builder().put("error", e.toJson()).build()));
       return;
-    } catch (IllegalStateException | IllegalArgumentException e) {
-      onOutcome.accept(json.write(JsonObject.builder().put("error", error(ErrorCode.X_INPUT_INVALID.name(),
-          message(e), "Call it again once the connection is online.")).build()));
-      return;
     }
     String writeId = m.writeId();
     m.onSettled(outcome -> onOutcome.accept(json.write(outcome(writeId, outcome))));
   }
 
   /**
-   * {@code onState} hears {@code {"state": "connecting"|"online"|"offline", "epoch", "reconnectAt"?}} now and at
+   * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and at
    * every change, until the subscription is cancelled.
    */
   public Subscription connection(Consumer<String> onState) {
@@ -154,6 +146,7 @@ public final class PageClient {
       case ConnectionState.Online o -> JsonObject.builder().put("state", "online").put("epoch", o.epoch()).build();
       case ConnectionState.Offline o -> JsonObject.builder().put("state", "offline").put("epoch", o.epoch())
           .put("reconnectAt", o.reconnectAt()).build();
+      case ConnectionState.Closed c -> JsonObject.builder().put("state", "closed").put("epoch", c.epoch()).build();
     };
   }
 
