@@ -70,7 +70,7 @@ public final class LiveClient {
   private Scheduler.@Nullable Cancellable retry;
   private Scheduler.@Nullable Cancellable soon;
 
-  private LiveClient(Builder b) {
+  LiveClient(LiveClientBuilder b) {
     this.sockets = Objects.requireNonNull(b.sockets, "sockets");
     this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
     this.json = Objects.requireNonNull(b.json, "json");
@@ -85,8 +85,8 @@ public final class LiveClient {
   }
 
   /** A builder; the socket port, scheduler, JSON port, store, endpoint and random source are required. */
-  public static Builder builder() {
-    return new Builder();
+  public static LiveClientBuilder builder() {
+    return new LiveClientBuilder();
   }
 
   /** Opens the first connection; the client keeps one open from now on until {@link #stop()}. */
@@ -444,84 +444,6 @@ public final class LiveClient {
   private static void cancel(Scheduler.@Nullable Cancellable task) {
     if (task != null) {
       task.cancel();
-    }
-  }
-
-  /** Collects a {@link LiveClient}'s ports and settings. */
-  public static final class Builder {
-    private @Nullable SocketPort sockets;
-    private @Nullable Scheduler scheduler;
-    private @Nullable JsonPort json;
-    private @Nullable RecordStore store;
-    private @Nullable SyncEndpoint endpoint;
-    private @Nullable DoubleSupplier random;
-    private Backoff backoff = Backoff.DEFAULT;
-    private @Nullable String build;
-    private TopicFrames topics = TopicFrames.NONE;
-
-    private Builder() {}
-
-    /** The socket port. */
-    public Builder sockets(SocketPort sockets) {
-      this.sockets = sockets;
-      return this;
-    }
-
-    /** The scheduler (timers and the clock). */
-    public Builder scheduler(Scheduler scheduler) {
-      this.scheduler = scheduler;
-      return this;
-    }
-
-    /** The JSON port. */
-    public Builder json(JsonPort json) {
-      this.json = json;
-      return this;
-    }
-
-    /** The page's record store. */
-    public Builder store(RecordStore store) {
-      this.store = store;
-      return this;
-    }
-
-    /** Where each attempt connects to. */
-    public Builder endpoint(SyncEndpoint endpoint) {
-      this.endpoint = endpoint;
-      return this;
-    }
-
-    /** The random source for backoff jitter: draws in [0, 1) ({@code Math.random} in the browser). */
-    public Builder random(DoubleSupplier random) {
-      this.random = random;
-      return this;
-    }
-
-    /** The backoff curve (default 500 ms doubling to 4 s). */
-    public Builder backoff(Backoff backoff) {
-      this.backoff = Objects.requireNonNull(backoff, "backoff");
-      return this;
-    }
-
-    /** The build label sent in {@code hello}, or null. */
-    public Builder build(@Nullable String build) {
-      this.build = build;
-      return this;
-    }
-
-    /** The channel topics' seam (default: none). */
-    public Builder topics(TopicFrames topics) {
-      this.topics = Objects.requireNonNull(topics, "topics");
-      return this;
-    }
-
-    /**
-     * The client, not yet started.
-     *
-     * @throws NullPointerException when a required port is missing
-     */
-    public LiveClient create() {
-      return new LiveClient(this);
     }
   }
 }
