@@ -25,31 +25,6 @@ import org.junit.jupiter.api.Test;
 class Review8Test {
 
   /**
-   * Review 8, finding 1: the echo's digest reached the page on a subscription that did not bring the record's new
-   * row into truth (here a list released a moment earlier, whose patch was already on the wire). The write settled
-   * by that digest and its lingering record showed truth's OLD row until the holding list's own patch came.
-   */
-  @Test
-  void aDigestNamedOnAnotherSubscriptionNeverShowsTheRecordsOldRowBeforeItsOwnEcho() {
-    Page page = new Page();
-    page.client.connect();
-    List<List<String>> acme = new ArrayList<>();
-    LiveQuery byLikes = page.client.query(BY_LIKES, "acme", recorder(acme));
-    LiveQuery byTitle = page.client.query(BY_TITLE, "acme", v -> { });
-    FakeSockets.Socket node = page.online("u1", 1);
-    node.receive(snapshot(byLikes.sid(), 2, post("p1", "acme", "A", 5)));
-    node.receive(snapshot(byTitle.sid(), 2, post("p1", "acme", "A", 5)));
-    page.client.mutate(LIKE, "p1");
-    page.http.open().ok("d1", answerLsn(3));
-    byTitle.release();
-    // The node had already queued byTitle's patch before it read the unsub; byLikes' patch follows.
-    node.receive(patch(byTitle.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
-    node.receive(patch(byLikes.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
-    assertEquals(List.of(List.of(), List.of("p1:A:5"), List.of("p1:A:6")), acme,
-        "the like shows once and stays: never back to the server's old 5 in between");
-  }
-
-  /**
    * Review 8, finding 2: a page reloaded with a remembered actor sent that actor's queue before any node had named
    * the page's actor; the cookie (or token) may by now be another user's, so the write ran as someone else.
    */

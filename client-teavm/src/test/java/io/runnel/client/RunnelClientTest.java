@@ -4,6 +4,7 @@ import static io.runnel.client.Page.answerLsn;
 import static io.runnel.client.Page.key;
 import static io.runnel.client.Page.recorder;
 import static io.runnel.client.fake.Node.BY_LIKES;
+import static io.runnel.client.fake.Node.BY_TITLE;
 import static io.runnel.client.fake.Node.CREATE;
 import static io.runnel.client.fake.Node.LIKE;
 import static io.runnel.client.fake.Node.hello;
@@ -180,5 +181,30 @@ class RunnelClientTest {
         () -> assertTrue(page.durable.map.keySet().stream().anyMatch(k -> k.startsWith("runnel.outbox.u1.")),
             "u1's queue is parked in the durable store"),
         () -> assertEquals("u2", page.durable.map.get(RunnelClient.PRINCIPAL_KEY)));
+  }
+
+  /**
+   * A write's digest can reach the page on a subscription that does not bring the record's new row into truth
+   * (here a list released a moment earlier, whose patch was already on the wire): the record keeps the twin's row
+   * until the holding list's own patch comes, never the server's old row in between.
+   */
+  @Test
+  void aDigestNamedOnAnotherSubscriptionNeverShowsTheRecordsOldRowBeforeItsOwnEcho() {
+    Page page = new Page();
+    page.client.connect();
+    List<List<String>> acme = new ArrayList<>();
+    LiveQuery byLikes = page.client.query(BY_LIKES, "acme", recorder(acme));
+    LiveQuery byTitle = page.client.query(BY_TITLE, "acme", v -> { });
+    FakeSockets.Socket node = page.online("u1", 1);
+    node.receive(snapshot(byLikes.sid(), 2, post("p1", "acme", "A", 5)));
+    node.receive(snapshot(byTitle.sid(), 2, post("p1", "acme", "A", 5)));
+    page.client.mutate(LIKE, "p1");
+    page.http.open().ok("d1", answerLsn(3));
+    byTitle.release();
+    // The node had already queued byTitle's patch before it read the unsub; byLikes' patch follows.
+    node.receive(patch(byTitle.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
+    node.receive(patch(byLikes.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
+    assertEquals(List.of(List.of(), List.of("p1:A:5"), List.of("p1:A:6")), acme,
+        "the like shows once and stays: never back to the server's old 5 in between");
   }
 }

@@ -38,6 +38,8 @@ final class Overlay {
     @Nullable String lsn;
     @Nullable Map<String, Row> pinned;
     @Nullable Map<String, Change> last;
+    /** Once settled by its digest: each touched record's truth LSN (or null) at that moment. */
+    @Nullable Map<String, @Nullable String> since;
 
     Pending(String writeId, MutatorRef<I> mutator, I input) {
       this.writeId = writeId;

@@ -32,8 +32,9 @@ import java.util.function.Consumer;
  * <p>A write settles (its overlay goes) when it has been {@link #answered} and either a frame named its digest
  * ({@link #noteWrites}; recent digests are remembered, since the echo may come first) or a {@code hello} answer's
  * LSN reached the answer's LSN ({@link #helloLsn}). A write settled by its digest may have been echoed on one
- * subscription only, so the records it touched linger in the overlay (no twin runs: each shows truth's row when
- * truth has it, else the twin's last row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
+ * subscription only, so the records it touched linger in the overlay (no twin runs: each shows truth's row once
+ * truth's LSN for it moved on from the moment the write settled, or reached the answer's LSN, else the twin's last
+ * row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
  * and a list whose own echo is still on its way neither loses an inserted record nor shows a deleted one.
  */
 public final class RecordStore implements OptimisticWrites {
@@ -288,7 +289,14 @@ public final class RecordStore implements OptimisticWrites {
       boolean byHello = helloLsn != null && Lsns.reached(helloLsn, p.lsn);
       if (byHello || recentDigests.contains(p.digest)) {
         overlay.pending().remove(p);
-        if (!byHello && p.last != null) {
+        Map<String, Overlay.Change> last = p.last;
+        if (!byHello && last != null) {
+          Map<String, @Nullable String> since = new HashMap<>();
+          for (String id : last.keySet()) {
+            Synced s = truth.get(id);
+            since.put(id, s == null ? null : s.lsn());
+          }
+          p.since = since;
           lingering.add(p);
         }
         any = true;
@@ -317,12 +325,16 @@ public final class RecordStore implements OptimisticWrites {
         (p, e) -> report(new TwinFailedException(p.mutator.name(), p.writeId, e)));
     for (Overlay.Pending<?> p : lingering) {
       Map<String, Overlay.Change> last = p.last;
-      if (last != null) {
+      Map<String, @Nullable String> since = p.since;
+      String at = p.lsn;
+      if (last != null && since != null && at != null) {
         for (Map.Entry<String, Overlay.Change> e : last.entrySet()) {
           Overlay.Change c = e.getValue();
           Synced now = truth.get(e.getKey());
+          // Truth's row shows only once it is newer than when the write settled, or reached the write's own LSN.
+          boolean echoed = now != null && (!now.lsn().equals(since.get(e.getKey())) || Lsns.reached(now.lsn(), at));
           if (!view.containsKey(e.getKey())) {
-            view.put(e.getKey(), c.row() == null || now == null ? c : new Overlay.Change(c.type(), c.key(), now.row()));
+            view.put(e.getKey(), c.row() == null || !echoed ? c : new Overlay.Change(c.type(), c.key(), now.row()));
           }
         }
       }

@@ -30,6 +30,13 @@ final class Fixtures {
         tx.insert(POSTS, post(p[0], p[1], Integer.parseInt(p[2])));
       });
 
+  /** Renames p1 and p2 to the input: convergent. */
+  static final MutatorRef<String> RENAME_BOTH = MutatorRef.of("renameBoth", JsonCodec.text())
+      .local((tx, title) -> {
+        tx.update(POSTS, "p1", p -> p.with("title", title));
+        tx.update(POSTS, "p2", p -> p.with("title", title));
+      });
+
   /** Sets the title under last-write-wins. */
   static final MutatorRef<String> RENAME_LWW = RENAME.conflict(Conflict.LAST_WRITE_WINS);
 

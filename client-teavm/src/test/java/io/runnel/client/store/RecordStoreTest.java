@@ -9,6 +9,7 @@ import static io.runnel.client.store.Fixtures.LSN3;
 import static io.runnel.client.store.Fixtures.LSN4;
 import static io.runnel.client.store.Fixtures.POSTS;
 import static io.runnel.client.store.Fixtures.RENAME;
+import static io.runnel.client.store.Fixtures.RENAME_BOTH;
 import static io.runnel.client.store.Fixtures.RENAME_LWW;
 import static io.runnel.client.store.Fixtures.post;
 import static io.runnel.client.store.Fixtures.wire;
@@ -227,5 +228,39 @@ class RecordStoreTest {
         () -> assertSame(store.synced("posts", "p1"), shown),
         () -> assertEquals(1, errors.size()),
         () -> assertEquals(ErrorCode.X_INTERNAL, errors.get(0).code()));
+  }
+
+  /**
+   * One write changes p1 (held by list A) and p2 (held by list B); B's patch naming the write comes first (frames of
+   * different subscriptions are independent), so the write settles by its digest while truth still holds p1's old
+   * row: p1 keeps the twin's row until its own echo.
+   */
+  @Test
+  void aWriteSettledByTheEchoOfOneOfItsRecordsKeepsShowingItsOtherRecordsUntilTheirEchoes() {
+    Object listA = new Object();
+    Object listB = new Object();
+    List<String> p1Titles = new ArrayList<>();
+    store.listen(() -> {
+      Row r = store.get("posts", "p1");
+      String t = r == null ? null : r.text("title");
+      if (p1Titles.isEmpty() || !p1Titles.get(p1Titles.size() - 1).equals(t)) {
+        p1Titles.add(t);
+      }
+    });
+    store.batch(() -> {
+      store.hold(listA, "posts", store.accept(wire("p1", "Old", 1), LSN1));
+      store.hold(listB, "posts", store.accept(wire("p2", "Old", 2), LSN1));
+    });
+    store.apply("w1", RENAME_BOTH, "New");
+    store.answered("w1", "d1", "000000000000000300000000");
+    store.batch(() -> {
+      store.accept(wire("p2", "New", 2), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    store.batch(() -> {
+      store.accept(wire("p1", "New", 1), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    assertEquals(List.of("Old", "New"), p1Titles, "p1 goes to New once and never back to Old");
   }
 }
