@@ -39,7 +39,9 @@ import java.util.function.DoubleSupplier;
  * so the write settles by the {@code hello} LSN; the store is the outbox's overlay. Before the outbox hears
  * {@code Online} it is signed in as the actor the node's {@code hello} answer named, so a principal change parks the
  * old queue (the live client has already cleared the store) before anything is sent. The last actor is remembered in
- * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal; calls
+ * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal, for
+ * show only: nothing of that queue is sent until a node's {@code hello} names the same actor (the cookie or token
+ * may by now be another user's, whose {@code Online} parks it); calls
  * made before any actor is known wait in the outbox's provisional queue until the first {@code Online}.
  */
 public final class RunnelClient {
@@ -87,7 +89,7 @@ public final class RunnelClient {
         remembered = last;
       }
       if (last != null && principal == null) {
-        signIn(last);
+        outbox.remembered(last);
       }
     });
   }

@@ -25,26 +25,6 @@ import org.junit.jupiter.api.Test;
 class Review8Test {
 
   /**
-   * Review 8, finding 2: a page reloaded with a remembered actor sent that actor's queue before any node had named
-   * the page's actor; the cookie (or token) may by now be another user's, so the write ran as someone else.
-   */
-  @Test
-  void aRememberedActorsQueueIsNotSentBeforeTheNodeNamesThePagesActor() {
-    Page before = new Page();
-    before.client.connect();
-    before.online("u1", 1);
-    before.http.offline = true;
-    before.client.mutate(LIKE, "p1");
-    Page after = before.reload();
-    List<String> sentBeforeAnyHello = after.http.keys();
-    after.client.connect();
-    after.online("u2", 2);
-    assertAll(
-        () -> assertEquals(List.of(), sentBeforeAnyHello, "no node has said who this page is yet"),
-        () -> assertEquals(List.of(), after.http.keys(), "u1's write is never sent on a page the node calls u2"));
-  }
-
-  /**
    * Review 8, finding 3: QueueStore.move documents that a page closed mid-move leaves a second copy under the same
    * idempotency key, "never a lost write"; reading that store back threw "already pending" out of the client's
    * constructor, so the page could not even build its client.

@@ -195,4 +195,24 @@ class RunnelClientEntryTest {
         () -> assertEquals(2, page.outbox().pending().size(), "both wait in the store for the next page"),
         () -> assertThrows(IllegalStateException.class, page.client::connect, "a closed client stays closed"));
   }
+
+  /**
+   * A page reloaded with a remembered actor shows that actor's queue but sends none of it before a node names the
+   * page's actor: the cookie (or token) may by now be another user's, and a write must never run as someone else.
+   */
+  @Test
+  void aRememberedActorsQueueIsNotSentBeforeTheNodeNamesThePagesActor() {
+    Page before = new Page();
+    before.client.connect();
+    before.online("u1", 1);
+    before.http.offline = true;
+    before.client.mutate(LIKE, "p1");
+    Page after = before.reload();
+    List<String> sentBeforeAnyHello = after.http.keys();
+    after.client.connect();
+    after.online("u2", 2);
+    assertAll(
+        () -> assertEquals(List.of(), sentBeforeAnyHello, "no node has said who this page is yet"),
+        () -> assertEquals(List.of(), after.http.keys(), "u1's write is never sent on a page the node calls u2"));
+  }
 }

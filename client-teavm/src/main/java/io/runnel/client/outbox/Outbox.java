@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the end
  * of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
  * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
- * connection (one remembered from an earlier page) does not take them: the actor the node names does. The rule
+ * connection (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends
+ * its own queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule
  * trusts the page: a write made before anyone was known is sent as whoever the node says this page is.
  */
 public final class Outbox {
@@ -53,6 +54,7 @@ public final class Outbox {
   private @Nullable PrincipalQueue active;
   private @Nullable OutboxState published;
   private boolean heardOnline;
+  private boolean confirmed;
 
   Outbox(OutboxBuilder b) {
     this.ids = Objects.requireNonNull(b.ids, "ids");
@@ -64,7 +66,7 @@ public final class Outbox {
     this.loop = new SendLoop(b, new SendLoop.Host() {
       @Override
       public @Nullable PrincipalQueue active() {
-        return active;
+        return confirmed ? active : null;
       }
 
       @Override
@@ -86,15 +88,34 @@ public final class Outbox {
   }
 
   /**
-   * Signs {@code principal} in: parks the previous principal's queue (its overlay is dropped, nothing of it is
-   * sent) and reads this principal's stored entries back, re-applying their twins in order before replaying them.
+   * Signs {@code principal} in as the actor a node named: parks the previous principal's queue (its overlay is
+   * dropped, nothing of it is sent) and reads this principal's stored entries back, re-applying their twins in order
+   * before replaying them.
    *
    * @param principal the actor id, {@code ""} for an anonymous actor
    */
   public void principal(String principal) {
+    signIn(principal, true);
+  }
+
+  /**
+   * Signs {@code principal} in for show only (an actor remembered from an earlier page): its queue is read back and
+   * its twins run, but nothing is sent until {@link #principal} confirms the same actor; another actor parks it.
+   */
+  public void remembered(String principal) {
+    signIn(principal, false);
+  }
+
+  private void signIn(String principal, boolean named) {
     Objects.requireNonNull(principal, "principal");
     PrincipalQueue previous = active;
     if (previous != null && principal.equals(previous.principal)) {
+      if (named && !confirmed) {
+        confirmed = true;
+        adoptProvisional();
+        publish();
+        drain();
+      }
       return;
     }
     if (previous != null) {
@@ -105,6 +126,7 @@ public final class Outbox {
     }
     PrincipalQueue q = queues.computeIfAbsent(principal, PrincipalQueue::of);
     active = q;
+    confirmed = named;
     if (q.loaded) {
       for (Entry e : q.entries) {
         e.twin.run();
@@ -269,7 +291,7 @@ public final class Outbox {
    */
   private void adoptProvisional() {
     PrincipalQueue q = active;
-    if (heardOnline && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
+    if (heardOnline && confirmed && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
       durable.move(provisional, q);
     }
   }

@@ -28,7 +28,7 @@ final class SendLoop {
 
   /** What the loop needs of its outbox. */
   interface Host {
-    /** The signed-in principal's queue, or null before the first sign-in. */
+    /** The queue of the principal a node named, or null before one did (a remembered one is not sent). */
     @Nullable PrincipalQueue active();
 
     /** Tells the outbox's listeners, when its state changed. */
