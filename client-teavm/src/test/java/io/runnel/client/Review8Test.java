@@ -25,31 +25,6 @@ import org.junit.jupiter.api.Test;
 class Review8Test {
 
   /**
-   * Review 8, finding 3: QueueStore.move documents that a page closed mid-move leaves a second copy under the same
-   * idempotency key, "never a lost write"; reading that store back threw "already pending" out of the client's
-   * constructor, so the page could not even build its client.
-   */
-  @Test
-  void aCopyLeftByAnInterruptedMoveFromTheProvisionalQueueDoesNotBreakTheNextPage() {
-    Page first = new Page();
-    first.client.connect();
-    first.online("u1", 1);
-    first.http.offline = true;
-    first.client.mutate(LIKE, "p1");
-    String stored = first.durable.map.get("runnel.outbox.u1.1");
-    // As if the page closed between writing the new key and removing the provisional one.
-    first.durable.map.put("runnel.outbox.!provisional.1", stored);
-    Page[] next = new Page[1];
-    assertDoesNotThrow(() -> next[0] = first.reload(), "the reload builds its client");
-    List<List<String>> seen = new ArrayList<>();
-    next[0].client.connect();
-    LiveQuery list = next[0].client.query(BY_LIKES, "acme", recorder(seen));
-    FakeSockets.Socket node = next[0].online("u1", 2);
-    node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
-    assertTrue(seen.contains(List.of("p1:A:6")), "the like shows once, over the server's 5: " + seen);
-  }
-
-  /**
    * Review 8, finding 4: a subscription refused for one actor (X_FORBIDDEN) stayed failed after the page's actor
    * changed: the principal change subscribes every list afresh, but skipped the refused one for good.
    */

@@ -12,7 +12,9 @@ import static io.runnel.client.fake.Node.put;
 import static io.runnel.client.fake.Node.snapshot;
 import static io.runnel.client.fake.Node.update;
 import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -214,5 +216,32 @@ class RunnelClientEntryTest {
     assertAll(
         () -> assertEquals(List.of(), sentBeforeAnyHello, "no node has said who this page is yet"),
         () -> assertEquals(List.of(), after.http.keys(), "u1's write is never sent on a page the node calls u2"));
+  }
+
+  /**
+   * A page closed in the middle of moving a provisional call to its actor's queue leaves a second copy under the
+   * same idempotency key (QueueStore.move: never a lost write); the next page drops the copy, builds its client and
+   * shows the write once.
+   */
+  @Test
+  void aCopyLeftByAnInterruptedMoveFromTheProvisionalQueueDoesNotBreakTheNextPage() {
+    Page first = new Page();
+    first.client.connect();
+    first.online("u1", 1);
+    first.http.offline = true;
+    first.client.mutate(LIKE, "p1");
+    String stored = first.durable.map.get("runnel.outbox.u1.1");
+    // As if the page closed between writing the new key and removing the provisional one.
+    first.durable.map.put("runnel.outbox.!provisional.1", stored);
+    Page[] next = new Page[1];
+    assertDoesNotThrow(() -> next[0] = first.reload(), "the reload builds its client");
+    List<List<String>> seen = new ArrayList<>();
+    next[0].client.connect();
+    LiveQuery list = next[0].client.query(BY_LIKES, "acme", recorder(seen));
+    FakeSockets.Socket node = next[0].online("u1", 2);
+    node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
+    assertAll(
+        () -> assertTrue(seen.contains(List.of("p1:A:6")), "the like shows once, over the server's 5: " + seen),
+        () -> assertFalse(next[0].durable.map.containsKey("runnel.outbox.!provisional.1"), "the copy is removed"));
   }
 }

@@ -128,9 +128,7 @@ public final class Outbox {
     active = q;
     confirmed = named;
     if (q.loaded) {
-      for (Entry e : q.entries) {
-        e.twin.run();
-      }
+      runTwins(q);
       adoptProvisional();
       publish();
       drain();
@@ -266,9 +264,7 @@ public final class Outbox {
   /** {@code q}'s stored entries are back: when it is still the signed-in queue, its twins run and it is sent. */
   private void restored(PrincipalQueue q) {
     if (q == active) {
-      for (Entry e : q.entries) {
-        e.twin.run();
-      }
+      runTwins(q);
       adoptProvisional();
       publish();
       drain();
@@ -277,12 +273,29 @@ public final class Outbox {
 
   /** The provisional queue is back: its calls show in the overlay, and join the principal once one is online. */
   private void provisionalRead() {
+    PrincipalQueue q = active;
+    if (q != null && q.loaded) {
+      durable.dropCopies(provisional, q, e -> { });
+    }
     for (Entry e : provisional.entries) {
       e.twin.run();
     }
     adoptProvisional();
     publish();
     drain();
+  }
+
+  /**
+   * Runs the twins of signed-in queue {@code q} in order, first dropping the provisional copies of its writes (a move
+   * a closed page interrupted) and their twins, which already ran.
+   */
+  private void runTwins(PrincipalQueue q) {
+    if (provisional.loaded) {
+      durable.dropCopies(provisional, q, e -> writes.dropped(e.writeId));
+    }
+    for (Entry e : q.entries) {
+      e.twin.run();
+    }
   }
 
   /**

@@ -6,8 +6,11 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The queues' durable side: every entry under its own key ({@link PrincipalQueue#key}), written when it joins a
@@ -87,6 +90,24 @@ final class QueueStore {
       store.remove(old);
     }
     from.entries.clear();
+  }
+
+  /**
+   * Removes from {@code from} (and from the store) every entry whose write id {@code in} also holds: the copy a move
+   * left when the page closed between writing the new key and removing the old one. {@code dropped} hears each.
+   */
+  void dropCopies(PrincipalQueue from, PrincipalQueue in, Consumer<Entry> dropped) {
+    Set<String> held = new HashSet<>();
+    for (Entry e : in.entries) {
+      held.add(e.writeId);
+    }
+    for (Entry e : List.copyOf(from.entries)) {
+      if (held.contains(e.writeId)) {
+        from.entries.remove(e);
+        store.remove(from.key(e));
+        dropped.accept(e);
+      }
+    }
   }
 
   private Runnable twinOf(Entry e) {

@@ -87,7 +87,10 @@ public final class RecordStore implements OptimisticWrites {
     listeners.remove(listener);
   }
 
-  /** Calls {@code listener} with each rejected record ({@code X_RECORD_REJECTED}) and each twin that threw. */
+  /**
+   * Calls {@code listener} with each rejected record ({@code X_RECORD_REJECTED}), each twin that threw and each
+   * second copy of a pending write (ignored).
+   */
   public void onError(Consumer<RunnelException> listener) {
     errorListeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -251,7 +254,9 @@ public final class RecordStore implements OptimisticWrites {
     Objects.requireNonNull(writeId, "writeId");
     Objects.requireNonNull(input, "input");
     if (overlay.find(writeId) != null) {
-      throw new IllegalArgumentException("Write '" + writeId + "' is already pending");
+      report(new TwinFailedException(mutator.name(), writeId, new IllegalStateException("Write '" + writeId
+          + "' is already pending, so this second copy is ignored")));
+      return;
     }
     overlay.pending().add(new Overlay.Pending<>(writeId, mutator, input));
     if (mutator.local() != null) {

@@ -263,4 +263,15 @@ class RecordStoreTest {
     });
     assertEquals(List.of("Old", "New"), p1Titles, "p1 goes to New once and never back to Old");
   }
+
+  @Test
+  void aSecondCopyOfAPendingWriteIsReportedAndIgnoredNotAppliedTwice() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", LIKE, "p1");
+    store.apply("w1", LIKE, "p1");
+    assertAll(
+        () -> assertEquals(2, store.get("posts", "p1").int4("likes"), "one like, not two"),
+        () -> assertEquals(1, store.pendingWrites()),
+        () -> assertEquals(1, errors.size(), "the copy is reported"));
+  }
 }
