@@ -16,6 +16,7 @@ import static io.runnel.client.fake.Node.snapshot;
 import static io.runnel.client.fake.Node.update;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.client.fake.FakeSockets;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.client.live.LiveQuery;
+import io.runnel.client.live.QueryView;
 import io.runnel.client.outbox.Mutation;
 import io.runnel.client.outbox.MutationOutcome;
 import io.runnel.client.outbox.OutboxState;
@@ -206,5 +208,38 @@ class RunnelClientTest {
     node.receive(patch(byLikes.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
     assertEquals(List.of(List.of(), List.of("p1:A:5"), List.of("p1:A:6")), acme,
         "the like shows once and stays: never back to the server's old 5 in between");
+  }
+
+  /**
+   * A subscription the node refused for one actor (X_FORBIDDEN) is subscribed again when the page's actor changes:
+   * the refusal was for the old actor.
+   */
+  @Test
+  void aSubscriptionRefusedForTheOldActorIsAskedAgainForTheNewOne() {
+    Page page = new Page();
+    page.client.connect();
+    List<QueryView> views = new ArrayList<>();
+    LiveQuery list = page.client.query(BY_LIKES, "acme", views::add);
+    FakeSockets.Socket node = page.online(null, 1);
+    node.receive("{\"t\":\"refuse\",\"sid\":\"" + list.sid()
+        + "\",\"code\":\"X_FORBIDDEN\",\"cause\":\"Anonymous actors may not read it.\",\"fix\":\"Sign in.\"}");
+    page.drop(node);
+    page.scheduler.advance(375);
+    FakeSockets.Socket again = page.online("u1", 2);
+    assertTrue(again.kinds().contains("sub"), "u1 may read it: subscribe again, " + again.kinds());
+  }
+
+  @Test
+  void aQueryTheBundleDoesNotKnowIsNeverSentEvenAfterAPrincipalChange() {
+    Page page = new Page();
+    page.client.connect();
+    page.client.query("noSuchQuery", JsonObject.EMPTY, v -> { });
+    FakeSockets.Socket node = page.online(null, 1);
+    page.drop(node);
+    page.scheduler.advance(375);
+    FakeSockets.Socket again = page.online("u1", 2);
+    assertAll(
+        () -> assertFalse(node.kinds().contains("sub"), "nothing to ask: " + node.kinds()),
+        () -> assertFalse(again.kinds().contains("sub"), "still nothing for u1: " + again.kinds()));
   }
 }

@@ -166,7 +166,8 @@ public final class LiveClient {
 
   /**
    * A handle for query {@code name} that this page cannot subscribe, failed from the start with {@code failure}:
-   * it shows that state and no records, is never sent, and releasing it sends nothing.
+   * it shows that state and no records, is never sent (not even after a principal change, which asks again for the
+   * subscriptions the node refused), and releasing it sends nothing.
    */
   public LiveQuery failed(String name, QueryState.Failed failure) {
     Objects.requireNonNull(failure, "failure");

@@ -132,14 +132,15 @@ public final class LiveQuery {
     }
   }
 
-  /** The principal changed: the store was cleared, so the list starts over with no cursor. */
+  /**
+   * The principal changed: the store was cleared, so the list starts over with no cursor, pending again even when
+   * the node refused it (that refusal was for the old actor).
+   */
   void reset() {
     keys = new ArrayList<>();
     cursor = null;
     synced = false;
-    if (!failed()) {
-      state = new QueryState.Pending();
-    }
+    state = new QueryState.Pending();
     store.touch();
   }
 
