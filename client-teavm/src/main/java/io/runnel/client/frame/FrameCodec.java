@@ -32,8 +32,14 @@ public final class FrameCodec {
     Members f = Members.of(json, t);
     try {
       return switch (t) {
-        case "hello" -> new ServerFrame.Hello((int) f.integer("v"), f.text("node"), f.optionalText("actor"),
-            f.integer("heartbeatMs"), f.lsn("lsn"), f.optionalBool("updateAvailable"));
+        case "hello" -> {
+          long v = f.integer("v");
+          if (v != VERSION) {
+            throw new FrameInvalidException("hello.v is " + v + ", and this client speaks protocol version 1 only");
+          }
+          yield new ServerFrame.Hello(VERSION, f.text("node"), f.optionalText("actor"), f.integer("heartbeatMs"),
+              f.lsn("lsn"), f.optionalBool("updateAvailable"));
+        }
         case "snapshot" -> new ServerFrame.Snapshot(f.text("sid"), records(f.array("records"), f.path("records")),
             cursor(f.object("cursor"), f.path("cursor")));
         case "patch" -> new ServerFrame.Patch(f.text("sid"), ops(f.array("ops"), f.path("ops")),

@@ -25,6 +25,9 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
       @Nullable Boolean updateAvailable) implements ServerFrame {
     /** Checks the parts. */
     public Hello {
+      if (v != FrameCodec.VERSION) {
+        throw new IllegalArgumentException("hello.v is " + v + ", and this client speaks protocol version 1 only");
+      }
       Objects.requireNonNull(node, "node");
       if (heartbeatMs <= 0) {
         throw new IllegalArgumentException("hello.heartbeatMs must be positive, not " + heartbeatMs);

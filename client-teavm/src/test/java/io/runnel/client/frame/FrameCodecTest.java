@@ -159,6 +159,9 @@ class FrameCodecTest {
       "{\"t\":\"subscribe\"}",
       "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":0,\"lsn\":\"00000016b374d84800000000\"}",
       "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"0/16B374D8\"}",
+      "{\"t\":\"hello\",\"v\":2,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"00000016b374d84800000000\"}",
+      "{\"t\":\"hello\",\"v\":4294967297,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,"
+          + "\"lsn\":\"00000016b374d84800000000\"}",
       "{\"t\":\"snapshot\",\"sid\":\"s1\",\"records\":[{\"type\":\"posts\",\"key\":1,\"row\":{}}],"
           + "\"cursor\":{\"qid\":\"q\",\"lsn\":\"00000016b374d84800000000\",\"at\":1}}",
       "{\"t\":\"patch\",\"sid\":\"s1\",\"ops\":[{\"op\":\"move\",\"type\":\"posts\",\"key\":\"1\"}],\"writes\":[],"
