@@ -10,6 +10,7 @@ import io.runnel.client.outbox.Mutation;
 import io.runnel.client.outbox.MutatorRegistry;
 import io.runnel.client.outbox.Outbox;
 import io.runnel.client.outbox.OutboxState;
+import io.runnel.client.outbox.StoreRefusedException;
 import io.runnel.client.outbox.Subscription;
 import io.runnel.client.port.DurableStore;
 import io.runnel.client.port.HttpPort;
@@ -82,6 +83,7 @@ public final class RunnelClient {
         .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
         .registry(mutators).beatSoon(live::beatSoon).build();
     live.onError(errors::accept);
+    outbox.onError(errors::accept);
     live.onConnection(this::connectionChanged);
     durable.list(PRINCIPAL_KEY, stored -> {
       String last = stored.get(PRINCIPAL_KEY);
@@ -202,7 +204,10 @@ public final class RunnelClient {
     return outbox.listen(Objects.requireNonNull(listener, "listener"));
   }
 
-  /** Calls {@code listener} with each error not tied to a call: unreadable frames, rejected records, twins that threw. */
+  /**
+   * Calls {@code listener} with each error not tied to a call: unreadable frames, rejected records, twins that threw,
+   * writes the durable store refused.
+   */
   public Subscription errors(Consumer<RunnelException> listener) {
     return errors.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -219,7 +224,9 @@ public final class RunnelClient {
         signIn(actor);
         if (!actor.equals(remembered)) {
           remembered = actor;
-          durable.put(PRINCIPAL_KEY, actor);
+          if (!durable.put(PRINCIPAL_KEY, actor)) {
+            errors.accept(new StoreRefusedException(PRINCIPAL_KEY));
+          }
         }
       }
     }

@@ -30,9 +30,11 @@ import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Mutation;
 import io.runnel.client.outbox.MutationOutcome;
 import io.runnel.client.outbox.OutboxState;
+import io.runnel.client.outbox.StoreRefusedException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonString;
+import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -243,5 +245,20 @@ class RunnelClientEntryTest {
     assertAll(
         () -> assertTrue(seen.contains(List.of("p1:A:6")), "the like shows once, over the server's 5: " + seen),
         () -> assertFalse(next[0].durable.map.containsKey("runnel.outbox.!provisional.1"), "the copy is removed"));
+  }
+
+  @Test
+  void writesTheDurableStoreRefusesReachTheClientsErrorListener() {
+    Page page = new Page();
+    List<RunnelException> errors = new ArrayList<>();
+    page.client.errors(errors::add);
+    page.durable.refusePuts = true;
+    page.client.connect();
+    page.online("u1", 1);
+    page.http.offline = true;
+    page.client.mutate(LIKE, "p1");
+    assertAll(
+        () -> assertEquals(2, errors.size(), "the remembered actor and the queued call: " + errors),
+        () -> assertTrue(errors.stream().allMatch(e -> e instanceof StoreRefusedException), errors.toString()));
   }
 }

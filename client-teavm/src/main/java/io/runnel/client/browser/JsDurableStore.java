@@ -9,7 +9,7 @@ import org.teavm.jso.JSBody;
 /**
  * The durable store over the browser's {@code localStorage}, which survives a reload. Where the page has none (or
  * it refuses access, as some private modes do) the entries live in memory for the page's lifetime; a write the
- * browser refuses (its quota is full) is lost, as a write to a closed tab would be. {@link #list} answers at once.
+ * browser refuses (its quota is full) answers false, and what was there is kept. {@link #list} answers at once.
  */
 public final class JsDurableStore implements DurableStore {
 
@@ -17,12 +17,12 @@ public final class JsDurableStore implements DurableStore {
   private final boolean local = available();
 
   @Override
-  public void put(String key, String value) {
+  public boolean put(String key, String value) {
     if (local) {
-      setItem(key, value);
-    } else {
-      memory.put(key, value);
+      return setItem(key, value);
     }
+    memory.put(key, value);
+    return true;
   }
 
   @Override
@@ -62,8 +62,8 @@ public final class JsDurableStore implements DurableStore {
       + " && typeof localStorage.getItem === 'function'; } catch (e) { return false; }")
   private static native boolean available();
 
-  @JSBody(params = {"k", "v"}, script = "try { localStorage.setItem(k, v); } catch (e) {}")
-  private static native void setItem(String k, String v);
+  @JSBody(params = {"k", "v"}, script = "try { localStorage.setItem(k, v); return true; } catch (e) { return false; }")
+  private static native boolean setItem(String k, String v);
 
   @JSBody(params = "k", script = "localStorage.removeItem(k);")
   private static native void removeItem(String k);

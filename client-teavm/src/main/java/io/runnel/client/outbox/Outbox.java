@@ -7,6 +7,7 @@ import io.runnel.client.port.Scheduler;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -181,6 +182,11 @@ public final class Outbox {
 
   private <I> Mutation mutateJson(MutatorRef<I> ref, JsonValue input) {
     return mutate(ref, ref.codec().decode(input));
+  }
+
+  /** Calls {@code listener} with each write the durable store refused ({@link StoreRefusedException}). */
+  public void onError(Consumer<RunnelException> listener) {
+    durable.onRefused(Objects.requireNonNull(listener, "listener"));
   }
 
   /**

@@ -5,6 +5,7 @@ import io.runnel.client.port.DurableStore;
 import io.runnel.client.port.JsonPort;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,12 +24,18 @@ final class QueueStore {
   private final JsonPort json;
   private final OptimisticWrites writes;
   private final MutatorRegistry registry;
+  private Consumer<RunnelException> refused = e -> { };
 
   QueueStore(DurableStore store, JsonPort json, OptimisticWrites writes, MutatorRegistry registry) {
     this.store = store;
     this.json = json;
     this.writes = writes;
     this.registry = registry;
+  }
+
+  /** Tells {@code listener} of each write the durable store refused. */
+  void onRefused(Consumer<RunnelException> listener) {
+    refused = listener;
   }
 
   /**
@@ -71,23 +78,33 @@ final class QueueStore {
     q.loaded = true;
   }
 
-  /** Gives {@code e} the next place in loaded queue {@code q} and stores it under its key there. */
-  void append(PrincipalQueue q, Entry e) {
+  /**
+   * Gives {@code e} the next place in loaded queue {@code q} and stores it under its key there; a store that refuses
+   * is reported, and false returned (the entry still joins the queue, for this page to send).
+   */
+  boolean append(PrincipalQueue q, Entry e) {
     e.seq = q.nextSeq++;
-    store.put(q.key(e), e.write(json));
     q.entries.add(e);
+    String key = q.key(e);
+    if (store.put(key, e.write(json))) {
+      return true;
+    }
+    refused.accept(new StoreRefusedException(key));
+    return false;
   }
 
   /**
    * Moves every entry of {@code from} to the end of {@code to}, in order, keeping its write id (the idempotency
    * key). Each is stored under its new key before its old key is removed: a page closed in between leaves a second
-   * copy under the same idempotency key, which the node answers once, never a lost write.
+   * copy under the same idempotency key, which the node answers once, never a lost write; an entry the store refused
+   * to write under its new key keeps its old one.
    */
   void move(PrincipalQueue from, PrincipalQueue to) {
     for (Entry e : from.entries) {
       String old = from.key(e);
-      append(to, e);
-      store.remove(old);
+      if (append(to, e)) {
+        store.remove(old);
+      }
     }
     from.entries.clear();
   }

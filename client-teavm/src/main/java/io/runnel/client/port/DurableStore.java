@@ -9,8 +9,12 @@ import java.util.function.Consumer;
  */
 public interface DurableStore {
 
-  /** Stores {@code value} under {@code key}, replacing what was there. */
-  void put(String key, String value);
+  /**
+   * Stores {@code value} under {@code key}, replacing what was there.
+   *
+   * @return false when the store refused it (its quota is full): what was there is kept
+   */
+  boolean put(String key, String value);
 
   /** Removes {@code key}; nothing when absent. */
   void remove(String key);

@@ -16,12 +16,19 @@ public final class MapStore implements DurableStore {
   public final List<String> log = new ArrayList<>();
   /** When set, {@code list} answers only at {@link #releaseLists()}, as IndexedDB answers later. */
   public boolean holdLists;
+  /** When set, every {@code put} is refused (as a full quota refuses it), logged as {@code refused <key>}. */
+  public boolean refusePuts;
   private final List<Runnable> heldLists = new ArrayList<>();
 
   @Override
-  public void put(String key, String value) {
+  public boolean put(String key, String value) {
+    if (refusePuts) {
+      log.add("refused " + key);
+      return false;
+    }
     log.add("put " + key);
     map.put(key, value);
+    return true;
   }
 
   @Override

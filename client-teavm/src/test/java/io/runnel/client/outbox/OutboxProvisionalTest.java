@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.MapStore;
+import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -133,5 +134,35 @@ class OutboxProvisionalTest {
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "sent once both queues were read back"),
         () -> assertEquals(List.of("runnel.outbox.ada.1"), outboxKeys(store), "under ada's key"));
+  }
+
+  @Test
+  void aCallTheStoreRefusesIsReportedAndStillSentByThisPage() {
+    Page page = new Page();
+    List<RunnelException> errors = new ArrayList<>();
+    page.outbox.onError(errors::add);
+    page.signedIn("ada");
+    page.store.refusePuts = true;
+    page.like("p1");
+    assertAll(
+        () -> assertEquals(1, errors.size(), "the refusal is reported"),
+        () -> assertInstanceOf(StoreRefusedException.class, errors.get(0)),
+        () -> assertTrue(errors.get(0).getMessage().contains("runnel.outbox.ada.1"), errors.get(0).getMessage()),
+        () -> assertEquals(List.of(key(1)), page.http.keys(), "this page still sends it"));
+  }
+
+  @Test
+  void aMoveTheStoreRefusesKeepsTheProvisionalKeySoAReloadStillHasTheCall() {
+    Page page = new Page();
+    List<RunnelException> errors = new ArrayList<>();
+    page.outbox.onError(errors::add);
+    page.like("p1");
+    page.signedIn("ada");
+    page.store.refusePuts = true;
+    page.online(1);
+    assertAll(
+        () -> assertEquals(List.of(PROVISIONAL + "1"), outboxKeys(page.store), "the old key is kept, not removed"),
+        () -> assertEquals(1, errors.size(), "the refusal is reported: " + errors),
+        () -> assertEquals(List.of(key(1)), page.http.keys(), "this page still sends it"));
   }
 }
