@@ -23,10 +23,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** Review of the write path: cases an external checker or a hostile client can hit (branch {@code review}). */
+/**
+ * The write path against what a hostile client or an external checker sends: errors thrown by a server function,
+ * cross-port origins, replays racing the first answer, oversized and malformed requests.
+ */
 @FreshDatabase
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class WritePathReviewTest {
+class HostileCallsTest {
 
   TestDatabase db;
   WriteFixture world;
@@ -36,7 +39,7 @@ class WritePathReviewTest {
   @BeforeAll
   void start(TestDatabase db) throws Exception {
     this.db = db;
-    world = new WriteFixture(db, "review", "");
+    world = new WriteFixture(db, "hostile", "");
     node = world.node;
     http = world.http;
   }
