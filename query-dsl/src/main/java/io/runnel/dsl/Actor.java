@@ -1,6 +1,9 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -19,14 +22,31 @@ public record Actor(@Nullable String id, @Nullable String orgId, Set<String> rol
 
   /** Copies the sets; an anonymous actor has no org. */
   public Actor {
-    roles = Set.copyOf(Objects.requireNonNull(roles, "roles"));
-    permissions = Set.copyOf(Objects.requireNonNull(permissions, "permissions"));
+    roles = copy(Objects.requireNonNull(roles, "roles"));
+    permissions = copy(Objects.requireNonNull(permissions, "permissions"));
     if (id != null && id.isEmpty()) {
       throw new IllegalArgumentException("An actor id may not be empty; use null for an anonymous actor");
     }
     if (id == null && orgId != null) {
       throw new IllegalArgumentException("An anonymous actor has no org");
     }
+  }
+
+  /**
+   * {@code Set.copyOf(names)} on the JVM. A bundle copies the strings in a loop, so that no {@code hashCode} call
+   * sees every class's instances ({@code docs/client.md}, "Sizes"); its copy keeps the given order.
+   *
+   * @throws NullPointerException when a name is null
+   */
+  private static Set<String> copy(Set<String> names) {
+    if (!Numbers.inBrowser()) {
+      return Set.copyOf(names);
+    }
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String n : names) {
+      out.add(Objects.requireNonNull(n, "name"));
+    }
+    return Collections.unmodifiableSet(out);
   }
 
   /** The anonymous actor: no id, no org, no roles, no permissions. */

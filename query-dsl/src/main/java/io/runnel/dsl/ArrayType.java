@@ -237,6 +237,22 @@ final class ArrayType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    if (!(a instanceof List<?> x)) {
+      return SameValues.other(a, b);
+    }
+    if (!(b instanceof List<?> y) || x.size() != y.size()) {
+      return false;
+    }
+    for (int i = 0; i < x.size(); i++) {
+      if (!SameValues.same(element, x.get(i), y.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     throw new UnsupportedOperationException(sqlName() + " values are not compared in process");
   }

@@ -58,6 +58,11 @@ final class BoolType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof Boolean x ? x.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return Boolean.compare((Boolean) a, (Boolean) b);
   }

@@ -62,6 +62,11 @@ final class ByteaType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof Bytes x ? x.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return ((Bytes) a).compareTo((Bytes) b);
   }

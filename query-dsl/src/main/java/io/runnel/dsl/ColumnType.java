@@ -146,6 +146,14 @@ public sealed interface ColumnType
   }
 
   /**
+   * Whether two non-null values are equal as Java values, exactly as {@code a.equals(b)}: a float's {@code -0} is
+   * not {@code 0}, NaN is NaN, a numeric's scale counts ({@code 1.0} is not {@code 1}). Unlike {@link #compare}, it
+   * is not PostgreSQL's equality. It calls only the {@code equals} of this type's own Java classes, so a client
+   * bundle that compares rows does not link every class's {@code equals} ({@code docs/client.md}, "Sizes").
+   */
+  boolean same(Object a, Object b);
+
+  /**
    * Compares two non-null values as PostgreSQL orders them (text under {@code COLLATE "C"}, that is by code
    * point).
    *

@@ -58,6 +58,11 @@ final class DateType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof PgDate d ? d.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return ((PgDate) a).compareTo((PgDate) b);
   }

@@ -88,6 +88,35 @@ public final class EntityRef {
   }
 
   /**
+   * Whether {@code a} and {@code b} are equal rows ({@link Row#equals}: the same columns, with equal values), each
+   * declared column's values compared by its type's {@link ColumnType#same}. A client bundle compares rows this way
+   * so that it does not link every class's {@code equals} ({@code docs/client.md}, "Sizes").
+   */
+  public boolean sameRow(Row a, Row b) {
+    Map<String, @Nullable Object> x = a.values();
+    Map<String, @Nullable Object> y = b.values();
+    if (x.size() != y.size()) {
+      return false;
+    }
+    for (Map.Entry<String, @Nullable Object> e : x.entrySet()) {
+      String column = e.getKey();
+      if (!y.containsKey(column) || !sameValue(column, e.getValue(), y.get(column))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code a} and {@code b} are equal values of column {@code column} ({@link Objects#equals}), compared by
+   * the column's type's {@link ColumnType#same} when the column is declared.
+   */
+  public boolean sameValue(String column, @Nullable Object a, @Nullable Object b) {
+    Column c = columns.get(column);
+    return SameValues.same(c == null ? null : c.type(), a, b);
+  }
+
+  /**
    * The record key of {@code row} as {@code PROTOCOL.md} spells it: a one-column key is that column's value as
    * PostgreSQL prints it; a composite key is the RFC 8785 canonical JSON array of the values' JSON encodings.
    *

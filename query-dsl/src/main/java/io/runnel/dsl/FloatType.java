@@ -270,6 +270,11 @@ final class FloatType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof Double d ? d.equals(b) : a instanceof Float f ? f.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     double x = ((Number) a).doubleValue();
     double y = ((Number) b).doubleValue();

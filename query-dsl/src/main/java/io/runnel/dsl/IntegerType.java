@@ -111,6 +111,11 @@ final class IntegerType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof Integer i ? i.equals(b) : a instanceof Long l ? l.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
   }

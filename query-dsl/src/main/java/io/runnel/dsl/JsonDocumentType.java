@@ -182,6 +182,11 @@ final class JsonDocumentType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof JsonValue j ? j.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     throw new UnsupportedOperationException(name + " values are not compared in process");
   }

@@ -99,6 +99,11 @@ final class NumericType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof PgNumeric n ? n.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return ((PgNumeric) a).compareTo((PgNumeric) b);
   }

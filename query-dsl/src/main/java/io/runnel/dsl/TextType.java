@@ -73,6 +73,11 @@ final class TextType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof String s ? s.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return compareCodePoints((String) a, (String) b);
   }

@@ -69,6 +69,11 @@ final class TimestampType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof PgTimestamp t ? t.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return ((PgTimestamp) a).compareTo((PgTimestamp) b);
   }

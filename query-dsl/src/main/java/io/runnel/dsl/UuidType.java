@@ -86,6 +86,11 @@ final class UuidType implements ColumnType {
   }
 
   @Override
+  public boolean same(Object a, Object b) {
+    return a instanceof String s ? s.equals(b) : SameValues.other(a, b);
+  }
+
+  @Override
   public int compare(Object a, Object b) {
     return ((String) a).compareTo((String) b);
   }
