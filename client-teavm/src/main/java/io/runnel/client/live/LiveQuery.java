@@ -148,11 +148,14 @@ public final class LiveQuery {
     List<String> next = new ArrayList<>(s.records().size());
     for (WireRecord r : s.records()) {
       String key = take(r, s.cursor().lsn());
-      if (key != null && !next.contains(key)) {
+      if (key != null && next.indexOf(key) < 0) {
         next.add(key);
       }
     }
-    Set<String> kept = new HashSet<>(next);
+    Set<String> kept = new HashSet<>();
+    for (String k : next) {
+      kept.add(k);
+    }
     for (String k : keys) {
       if (!kept.contains(k)) {
         store.release(this, holdType(), k);
@@ -175,7 +178,7 @@ public final class LiveQuery {
           }
         }
         case Op.Update update -> {
-          if (keys.contains(update.key())) {
+          if (keys.indexOf(update.key()) >= 0) {
             take(update.record(), lsn);
           }
         }
@@ -229,7 +232,7 @@ public final class LiveQuery {
       return;
     }
     QueryView next = new QueryView(state, records());
-    if (!next.equals(view)) {
+    if (!next.same(view, store)) {
       view = next;
       for (Consumer<QueryView> l : List.copyOf(listeners)) {
         l.accept(next);
@@ -257,7 +260,7 @@ public final class LiveQuery {
       for (Map.Entry<String, @Nullable Row> e : optimistic.entrySet()) {
         Row row = e.getValue();
         if (row != null) {
-          place(m, out, new ClientRecord(t, e.getKey(), row), keys.contains(e.getKey()));
+          place(m, out, new ClientRecord(t, e.getKey(), row), keys.indexOf(e.getKey()) >= 0);
         }
       }
     }

@@ -324,7 +324,7 @@ public final class Outbox {
 
   private void publish() {
     OutboxState now = state();
-    if (now.equals(published)) {
+    if (published != null && now.same(published)) {
       return;
     }
     published = now;

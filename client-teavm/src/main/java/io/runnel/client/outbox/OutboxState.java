@@ -22,6 +22,35 @@ public record OutboxState(List<PendingWrite> pending, List<FailedWrite> failed) 
   }
 
   /**
+   * Whether {@code other} shows the same as this state ({@link #equals}), compared field by field, so that a client
+   * bundle does not link every record's {@code equals} ({@code docs/client.md}, "Sizes").
+   */
+  public boolean same(OutboxState other) {
+    if (pending.size() != other.pending.size() || failed.size() != other.failed.size()) {
+      return false;
+    }
+    for (int i = 0; i < pending.size(); i++) {
+      PendingWrite a = pending.get(i);
+      PendingWrite b = other.pending.get(i);
+      if (!a.writeId().equals(b.writeId()) || !a.mutator().equals(b.mutator()) || a.createdAt() != b.createdAt()
+          || a.sending() != b.sending()) {
+        return false;
+      }
+    }
+    for (int i = 0; i < failed.size(); i++) {
+      FailedWrite a = failed.get(i);
+      FailedWrite b = other.failed.get(i);
+      MutationError x = a.error();
+      MutationError y = b.error();
+      if (!a.writeId().equals(b.writeId()) || !a.mutator().equals(b.mutator()) || !x.code().equals(y.code())
+          || x.status() != y.status() || !x.cause().equals(y.cause()) || !x.fix().equals(y.fix())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * A write waiting for its answer.
    *
    * @param writeId the write's id and idempotency key

@@ -169,7 +169,7 @@ final class SendLoop {
       if (!current(p)) {
         return;
       }
-      if (!q.entries.contains(e)) {
+      if (q.entries.indexOf(e) < 0) {
         e.sentInPass = 0;
         next(q);
         return;
@@ -229,7 +229,7 @@ final class SendLoop {
         host.publish();
       }
       case Verdict.Refused f -> {
-        if (q.entries.contains(e)) {
+        if (q.entries.indexOf(e) >= 0) {
           failures = 0;
           if (q == host.active()) {
             endPass();

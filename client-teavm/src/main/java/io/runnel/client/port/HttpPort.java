@@ -1,6 +1,9 @@
 package io.runnel.client.port;
 
 import io.runnel.wire.Nullable;
+import io.runnel.wire.Numbers;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -21,7 +24,23 @@ public interface HttpPort {
     public Request {
       Objects.requireNonNull(method, "method");
       Objects.requireNonNull(url, "url");
-      headers = Map.copyOf(headers);
+      headers = copy(headers);
+    }
+
+    /**
+     * {@code Map.copyOf(headers)} on the JVM. A bundle copies the strings in a loop, so that no {@code hashCode} call
+     * sees every class's instances ({@code docs/client.md}, "Sizes"); its copy keeps the given order.
+     */
+    private static Map<String, String> copy(Map<String, String> headers) {
+      if (!Numbers.inBrowser()) {
+        return Map.copyOf(headers);
+      }
+      LinkedHashMap<String, String> out = new LinkedHashMap<>();
+      for (Map.Entry<String, String> e : headers.entrySet()) {
+        String name = Objects.requireNonNull(e.getKey(), "header name");
+        out.put(name, Objects.requireNonNull(e.getValue(), "header value"));
+      }
+      return Collections.unmodifiableMap(out);
     }
   }
 

@@ -102,7 +102,7 @@ final class Overlay {
       for (Map.Entry<String, Change> e : tx.changes.entrySet()) {
         Row after = e.getValue().row();
         if (after != null) {
-          pinned.put(e.getKey(), written(tx.before(e.getKey()), after));
+          pinned.put(e.getKey(), written(e.getValue().type(), tx.before(e.getKey()), after));
         }
       }
       p.pinned = pinned;
@@ -134,13 +134,13 @@ final class Overlay {
   }
 
   /** The columns of {@code after} that differ from {@code before} (all of them when there was no record). */
-  private static Row written(@Nullable Row before, Row after) {
+  private static Row written(EntityRef type, @Nullable Row before, Row after) {
     if (before == null) {
       return after;
     }
     Map<String, @Nullable Object> cols = new LinkedHashMap<>();
     for (Map.Entry<String, @Nullable Object> e : after.values().entrySet()) {
-      if (!before.has(e.getKey()) || !Objects.equals(before.get(e.getKey()), e.getValue())) {
+      if (!before.has(e.getKey()) || !type.sameValue(e.getKey(), before.get(e.getKey()), e.getValue())) {
         cols.put(e.getKey(), e.getValue());
       }
     }

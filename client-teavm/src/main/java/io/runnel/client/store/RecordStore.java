@@ -138,13 +138,23 @@ public final class RecordStore implements OptimisticWrites {
     String id = ClientRecord.id(type.name(), key);
     Synced old = truth.get(id);
     if (old == null || Lsns.reached(lsn, old.lsn())) {
-      if (old == null || !old.row().equals(row)) {
+      if (old == null || !type.sameRow(old.row(), row)) {
         dirty = true;
       }
       truth.put(id, new Synced(type, key, row, lsn));
       changed();
     }
     return key;
+  }
+
+  /**
+   * Whether {@code a} and {@code b}, rows of the registered entity {@code type}, are equal ({@link Row#equals}),
+   * compared column by column through the entity's column types ({@link EntityRef#sameRow}); false when no entity
+   * of that name is registered.
+   */
+  public boolean sameRow(String type, Row a, Row b) {
+    EntityRef entity = entities.get(type);
+    return entity != null && entity.sameRow(a, b);
   }
 
   /** Marks the current batch as changed, so listeners hear at its end (a list whose order changed calls it). */
