@@ -115,7 +115,7 @@ public final class SyncNode implements AutoCloseable {
     WebServer s = WebServer.builder()
         .host(host)
         .port(requestedPort)
-        .maxPayloadSize(HttpApi.MAX_BODY_BYTES)
+        .maxPayloadSize(HttpApi.MAX_DRAINED_BYTES)
         .addProtocol(io.helidon.webserver.http1.Http1Config.builder().maxPrologueLength(HttpApi.MAX_REQUEST_LINE)
             .build())
         .connectionOptions(o -> {

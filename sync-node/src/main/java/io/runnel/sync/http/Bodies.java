@@ -20,6 +20,12 @@ final class Bodies {
   /** The largest request body read, 1 MiB. */
   static final int MAX_BYTES = 1 << 20;
 
+  /**
+   * The largest body drained before a 413 is answered, 16 MiB; the HTTP stack refuses a larger one at once (and
+   * the client may then see its connection reset before it reads the 413).
+   */
+  static final int DRAIN_BYTES = 16 << 20;
+
   private Bodies() {}
 
   /** The {@code input} member of a mutate body. */
@@ -68,13 +74,16 @@ final class Bodies {
   static String read(ServerRequest req) {
     HttpRefusal tooLarge = new HttpRefusal(413, ErrorCode.X_PAYLOAD_TOO_LARGE,
         "The body is larger than " + MAX_BYTES + " bytes.", "Send a smaller input; keep blobs out of mutator calls.");
-    if (req.headers().contentLength().orElse(0) > MAX_BYTES) {
+    if (req.headers().contentLength().orElse(0) > DRAIN_BYTES) {
       throw tooLarge;
     }
     byte[] bytes;
     try (InputStream in = req.content().inputStream()) {
       bytes = in.readNBytes(MAX_BYTES + 1);
       if (bytes.length > MAX_BYTES) {
+        // Read to the end before answering, so the client, still sending, receives the 413 rather than a reset
+        // connection (bounded: Helidon refuses a body past DRAIN_BYTES itself).
+        in.transferTo(java.io.OutputStream.nullOutputStream());
         throw tooLarge;
       }
     } catch (IOException e) {

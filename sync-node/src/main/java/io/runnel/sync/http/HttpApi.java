@@ -58,6 +58,9 @@ public final class HttpApi {
   /** The largest request body read, 1 MiB ({@code PROTOCOL.md}, "Codes": {@code X_PAYLOAD_TOO_LARGE}). */
   public static final int MAX_BODY_BYTES = Bodies.MAX_BYTES;
 
+  /** The largest body read to its end before a 413 is answered, 16 MiB; the HTTP stack cuts a larger one short. */
+  public static final int MAX_DRAINED_BYTES = Bodies.DRAIN_BYTES;
+
   /** The longest request line (method, path with {@code ?input=}, version), 64 KiB; longer is 414. */
   public static final int MAX_REQUEST_LINE = 64 * 1024;
 
