@@ -3,7 +3,7 @@ package io.runnel.client;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.Node;
 import io.runnel.client.fake.RecordingHttp;
@@ -38,7 +38,7 @@ final class Page {
         .mutator(Node.CREATE)
         .mutator(Node.LIKE);
     this.client = RunnelClient.builder()
-        .ports(sockets, http, durable, new JvmJson(), new CountingIds(), scheduler)
+        .ports(sockets, http, durable, new WireJsonPort(), new CountingIds(), scheduler)
         .origin(ORIGIN).refs(refs).credentials(credentials).random(() -> 0.5).build("test").create();
     client.connection(states::add);
     client.outbox(outboxStates::add);

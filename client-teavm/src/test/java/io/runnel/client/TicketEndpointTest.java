@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.client.outbox.Credentials;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ class TicketEndpointTest {
   private final List<String> failures = new ArrayList<>();
 
   private void ask(String origin, Credentials credentials) {
-    new TicketEndpoint(origin, credentials, http, new JvmJson()).url(urls::add, failures::add);
+    new TicketEndpoint(origin, credentials, http, new WireJsonPort()).url(urls::add, failures::add);
   }
 
   @Test

@@ -5,8 +5,8 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonValue;
 
 /**
- * JSON text through the query DSL's own strict parser and writer ({@link Json}): what the bundles use until the
- * browser package brings {@code JSON.parse} / {@code JSON.stringify}, and what JVM tests use.
+ * JSON text through the query DSL's own strict parser and writer ({@link Json}): the JVM's JSON port
+ * ({@link HostPorts#json()} off the browser), and what the JVM tests use.
  */
 public final class WireJsonPort implements JsonPort {
 

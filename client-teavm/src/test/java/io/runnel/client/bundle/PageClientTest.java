@@ -11,7 +11,7 @@ import io.runnel.client.RunnelClient;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.Node;
 import io.runnel.client.fake.RecordingHttp;
@@ -26,8 +26,8 @@ class PageClientTest {
   private final RecordingHttp http = new RecordingHttp();
   private final Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).mutator(Node.LIKE);
   private final PageClient page = new PageClient(RunnelClient.builder()
-      .ports(sockets, http, new MapStore(), new JvmJson(), new CountingIds(), new FakeScheduler())
-      .origin("https://app.example").refs(refs).random(() -> 0.5).create(), refs, new JvmJson());
+      .ports(sockets, http, new MapStore(), new WireJsonPort(), new CountingIds(), new FakeScheduler())
+      .origin("https://app.example").refs(refs).random(() -> 0.5).create(), refs, new WireJsonPort());
 
   private FakeSockets.Socket online() {
     FakeSockets.Socket node = sockets.last();

@@ -1,5 +1,6 @@
 package io.runnel.client.fake;
 
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
@@ -45,7 +46,7 @@ public final class Node {
       .local((tx, id) -> tx.update(POSTS, id, p -> p.plus("likes", 1)));
 
   /** The JVM's JSON as the client's port. */
-  public static final JsonPort JSON = new JvmJson();
+  public static final JsonPort JSON = new WireJsonPort();
 
   public static final String QID = "byLikes:0123456789abcdef@-";
 

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.wire.InputInvalidException;
@@ -83,7 +83,7 @@ class OutboxCallTest {
     FakeScheduler clock = new FakeScheduler(1_700_000_000_000L);
     RecordingHttp http = new RecordingHttp();
     Outbox outbox = Outbox.builder().baseUrl("https://app.example").http(http).store(new MapStore())
-        .json(new JvmJson()).ids(new CountingIds()).scheduler(clock)
+        .json(new WireJsonPort()).ids(new CountingIds()).scheduler(clock)
         .writes(new Fakes.RecordingWrites()).build();
     outbox.principal("ada");
     outbox.mutate(Page.LIKE, new Page.LikeInput("p1"));

@@ -3,7 +3,7 @@ package io.runnel.client.outbox;
 import io.runnel.client.ConnectionState;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.dsl.MutatorRef;
@@ -46,7 +46,7 @@ final class Page {
         .baseUrl("https://app.example/")
         .http(http)
         .store(store)
-        .json(new JvmJson())
+        .json(new WireJsonPort())
         .ids(new CountingIds())
         .scheduler(clock)
         .writes(writes)

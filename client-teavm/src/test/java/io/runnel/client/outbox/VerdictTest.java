@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.runnel.client.fake.JvmJson;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.port.HttpPort;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Every status class of {@code PROTOCOL.md} "Retry or refusal", as the outbox reads it. */
 class VerdictTest {
 
-  private static final JvmJson JSON = new JvmJson();
+  private static final WireJsonPort JSON = new WireJsonPort();
 
   private static Verdict answer(int status, String body) {
     return Verdict.of(new HttpPort.Answered(status, body, -1), JSON);
