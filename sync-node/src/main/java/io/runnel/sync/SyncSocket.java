@@ -9,6 +9,7 @@ import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import io.runnel.dsl.Actor;
 import io.runnel.replicator.Lsn;
+import io.runnel.sync.auth.AuthRefusedException;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.live.Cursor;
@@ -79,35 +80,33 @@ final class SyncSocket implements WsListener, LiveSubscriber {
           Status.FORBIDDEN_403, false);
     }
     String ticket = prologue.query().contains("ticket") ? prologue.query().get("ticket") : null;
-    Grant g;
+    String fix = "Send Authorization: Bearer <token>, the runnel_session cookie, or a ticket.";
     try {
-      if (ticket != null) {
-        g = node.tickets().redeem(ticket);
-        if (g == null) {
-          node.metrics().refused(ErrorCode.X_TICKET_INVALID.name());
-          throw ErrorBodies.refusal(new NodeException(ErrorCode.X_TICKET_INVALID,
-              "The ticket is unknown, expired or already used.", "Get a new ticket from POST /v1/tickets."),
-              Status.UNAUTHORIZED_401, false);
-        }
-      } else {
-        g = node.authenticator().authenticate(Credentials.of(headers, null));
+      if (ticket == null) {
+        grant = AuthRefusedException.grant(node.authenticator(), Credentials.of(headers, null), node.clock().millis(),
+            fix);
+        return Optional.empty();
       }
-    } catch (io.helidon.http.RequestException e) {
-      throw e;
-    } catch (Exception e) {
-      node.metrics().refused(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE.name());
-      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
-          io.runnel.sync.auth.AuthUnavailable.cause(e), "Retry after a few seconds."),
-          Status.SERVICE_UNAVAILABLE_503, true);
+      Grant g;
+      try {
+        g = node.tickets().redeem(ticket);
+      } catch (Exception e) {
+        throw AuthRefusedException.unavailable(e);
+      }
+      if (g == null) {
+        node.metrics().refused(ErrorCode.X_TICKET_INVALID.name());
+        throw ErrorBodies.refusal(new NodeException(ErrorCode.X_TICKET_INVALID,
+            "The ticket is unknown, expired or already used.", "Get a new ticket from POST /v1/tickets."),
+            Status.UNAUTHORIZED_401, false);
+      }
+      if (g.expiresAt() <= node.clock().millis()) {
+        throw AuthRefusedException.unauthenticated("The ticket's grant has expired.", fix);
+      }
+      grant = g;
+    } catch (AuthRefusedException e) {
+      node.metrics().refused(e.code().name());
+      throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds() > 0);
     }
-    if (g == null || g.expiresAt() <= node.clock().millis()) {
-      node.metrics().refused(ErrorCode.X_SOCKET_UNAUTHENTICATED.name());
-      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_UNAUTHENTICATED,
-          "The upgrade carried no valid credentials.",
-          "Send Authorization: Bearer <token>, the runnel_session cookie, or a ticket."), Status.UNAUTHORIZED_401,
-          false);
-    }
-    grant = g;
     return Optional.empty();
   }
 

@@ -2,7 +2,7 @@ package io.runnel.sync.http;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
-import io.runnel.sync.auth.AuthUnavailable;
+import io.runnel.sync.auth.AuthRefusedException;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
@@ -44,18 +44,11 @@ final class Identity {
             "Call from the app's own origin, add the origin to the node's allowed origins, or send a bearer token.");
       }
     }
-    Grant grant;
     try {
-      grant = authenticator.authenticate(credentials);
-    } catch (Exception e) {
-      throw new HttpRefusal(503, 5, ErrorCode.X_SOCKET_AUTH_UNAVAILABLE, AuthUnavailable.cause(e),
-          "Retry after a few seconds.");
-    }
-    if (grant == null || grant.expiresAt() <= clock.millis()) {
-      throw new HttpRefusal(401, ErrorCode.X_SOCKET_UNAUTHENTICATED,
-          credentials.token() == null ? "The request carried no credentials." : "The request's credentials are not valid.",
+      return AuthRefusedException.grant(authenticator, credentials, clock.millis(),
           "Send Authorization: Bearer <token> or the runnel_session cookie.");
+    } catch (AuthRefusedException e) {
+      throw new HttpRefusal(e.status(), e.retryAfterSeconds(), e.code(), e.cause(), e.fix());
     }
-    return grant;
   }
 }
