@@ -76,10 +76,7 @@ class DeliveredPositionTest {
   }
 
   private LiveQueryRegistry registry() {
-    LiveQueryRegistry r = LiveQueryRegistry.builder().declarations(DECLARATIONS).dataSource(fixture.pool)
-        .transport(fixture.bus).build();
-    r.start();
-    return r;
+    return fixture.registry(DECLARATIONS);
   }
 
   private static RecordingSubscriber subscribed(LiveQueryRegistry r) throws InterruptedException {

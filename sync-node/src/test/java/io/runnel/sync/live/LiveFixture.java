@@ -160,6 +160,14 @@ final class LiveFixture implements AutoCloseable {
     return Actor.user("user-" + org).inOrg(org);
   }
 
+  /** A started registry of {@code declarations} reading this fixture's bus and pool, with default settings. */
+  LiveQueryRegistry registry(io.runnel.dsl.server.Declarations declarations) {
+    LiveQueryRegistry r = LiveQueryRegistry.builder().declarations(declarations).dataSource(pool).transport(bus)
+        .build();
+    r.start();
+    return r;
+  }
+
   @Override
   public void close() {
     replicator.stop();

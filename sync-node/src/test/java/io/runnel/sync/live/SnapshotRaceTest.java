@@ -63,10 +63,7 @@ class SnapshotRaceTest {
   }
 
   private LiveQueryRegistry registry() {
-    LiveQueryRegistry r = LiveQueryRegistry.builder().declarations(DECLARATIONS).dataSource(fixture.pool)
-        .transport(fixture.bus).build();
-    r.start();
-    return r;
+    return fixture.registry(DECLARATIONS);
   }
 
   private void assertListEqualsFreshRead(RecordingSubscriber rec, String grp) throws Exception {
