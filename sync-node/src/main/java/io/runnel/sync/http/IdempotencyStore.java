@@ -51,22 +51,16 @@ final class IdempotencyStore {
   /** Creates the schema and table when missing. @throws SQLException when the database refuses */
   void create() throws SQLException {
     try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
-      try (Statement s = c.createStatement()) {
-        s.execute("SELECT pg_advisory_xact_lock(hashtext('runnel.idempotency'))");
-        for (String statement : DDL.split(";")) {
-          if (!statement.isBlank()) {
-            s.execute(statement);
+      inTransaction(c, () -> {
+        try (Statement s = c.createStatement()) {
+          s.execute("SELECT pg_advisory_xact_lock(hashtext('runnel.idempotency'))");
+          for (String statement : DDL.split(";")) {
+            if (!statement.isBlank()) {
+              s.execute(statement);
+            }
           }
         }
-        c.commit();
-      } catch (SQLException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(autoCommit);
-      }
+      });
     }
   }
 
@@ -114,17 +108,33 @@ final class IdempotencyStore {
    * replay answers the stored body with the LSN read at the replay, which is later and still valid.
    */
   void complete(Connection c, String actor, String key, String body) throws SQLException {
+    inTransaction(c, () -> {
+      try (Statement set = c.createStatement();
+          PreparedStatement s = c.prepareStatement(
+              "UPDATE runnel.idempotency SET body = ? WHERE actor = ? AND key = ?")) {
+        set.execute("SET LOCAL synchronous_commit = off");
+        s.setString(1, body);
+        s.setString(2, actor);
+        s.setString(3, key);
+        s.executeUpdate();
+      }
+    });
+  }
+
+  /** SQL work on a connection, inside the transaction {@link #inTransaction} opens. */
+  @FunctionalInterface
+  private interface Work {
+    void run() throws SQLException;
+  }
+
+  /** Runs {@code work} in one transaction on {@code c}: committed, or rolled back when it throws; autocommit restored. */
+  private static void inTransaction(Connection c, Work work) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(false);
-    try (Statement set = c.createStatement();
-        PreparedStatement s = c.prepareStatement("UPDATE runnel.idempotency SET body = ? WHERE actor = ? AND key = ?")) {
-      set.execute("SET LOCAL synchronous_commit = off");
-      s.setString(1, body);
-      s.setString(2, actor);
-      s.setString(3, key);
-      s.executeUpdate();
+    try {
+      work.run();
       c.commit();
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       c.rollback();
       throw e;
     } finally {
