@@ -16,8 +16,10 @@ import io.runnel.client.port.DurableStore;
 import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.JsonPort;
+import io.runnel.client.port.PageEvents;
 import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.SocketPort;
+import io.runnel.client.port.Tabs;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
@@ -253,6 +255,8 @@ public final class RunnelClient {
     private Credentials credentials = Credentials.cookie();
     private DoubleSupplier random = Math::random;
     private @Nullable String build;
+    private Tabs tabs = Tabs.alone();
+    private PageEvents pageEvents = PageEvents.none();
 
     private Builder() {}
 
@@ -296,6 +300,24 @@ public final class RunnelClient {
     /** The random source for reconnect jitter, draws in [0, 1) (default {@code Math.random}). */
     public Builder random(DoubleSupplier random) {
       this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /**
+     * The page's sibling tabs (default {@link Tabs#alone()}): one tab of the origin drains a principal's outbox at a
+     * time, and every tab hears each write's outcome.
+     */
+    public Builder tabs(Tabs tabs) {
+      this.tabs = Objects.requireNonNull(tabs, "tabs");
+      return this;
+    }
+
+    /**
+     * The page's network and visibility events (default {@link PageEvents#none()}): {@code online} and a tab shown
+     * again reconnect at once instead of waiting out the backoff.
+     */
+    public Builder pageEvents(PageEvents pageEvents) {
+      this.pageEvents = Objects.requireNonNull(pageEvents, "pageEvents");
       return this;
     }
 
