@@ -34,7 +34,8 @@ public final class JsClient {
   }
 
   /**
-   * Builds the client of an app over {@code refs} from the browser's ports and {@code options} ({@code url}: the
+   * Builds the client of an app over {@code refs} from the browser's ports (the durable store of
+   * {@link JsDurableStore#open()}, {@link JsTabs#open()}, {@link JsPageEvents}) and {@code options} ({@code url}: the
    * node's origin; {@code credentials}, optional: a function of {@code {refresh}} answering a bearer token or a
    * promise of one, else the session cookie is used), and opens its socket.
    *
@@ -44,8 +45,8 @@ public final class JsClient {
     Objects.requireNonNull(refs, "refs");
     JSObject credentials = credentials(options);
     RunnelClient client = RunnelClient.builder()
-        .ports(new JsSocketPort(), new JsHttpPort(), new JsDurableStore(), json, new JsIds(), new JsScheduler())
-        .origin(url(options)).refs(refs)
+        .ports(new JsSocketPort(), new JsHttpPort(), JsDurableStore.open(), json, new JsIds(), new JsScheduler())
+        .tabs(JsTabs.open()).pageEvents(new JsPageEvents()).origin(url(options)).refs(refs)
         .credentials(credentials == null ? Credentials.cookie() : token(credentials)).create();
     PageClient page = new PageClient(client, refs, json);
     page.connect();

@@ -5,75 +5,92 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.teavm.jso.JSBody;
+import org.teavm.jso.JSFunctor;
+import org.teavm.jso.JSObject;
 
 /**
- * The durable store over the browser's {@code localStorage}, which survives a reload. Where the page has none (or
- * it refuses access, as some private modes do) the entries live in memory for the page's lifetime; a write the
- * browser refuses (its quota is full) answers false, and what was there is kept. {@link #list} answers at once.
+ * The page's durable store: IndexedDB ({@link IndexedDbStore}, database {@value #DATABASE}); where the page has no
+ * IndexedDB, or it fails to open, {@code localStorage} with a cap of {@value LocalStorageStore#CAP_CHARS}
+ * characters ({@link LocalStorageStore}); where that is missing too, memory for the page's lifetime
+ * ({@link MemoryStore}).
+ *
+ * <p>Each of those is a JavaScript object with {@code put(key, value)} (true when accepted), {@code remove(key)},
+ * {@code list(prefix, done)} (done hears {@code [key1, value1, key2, value2, …]}) and a {@code refused(key)}
+ * function for writes refused after {@code put} accepted them; this class adapts it to {@link DurableStore}. The
+ * logic stays in JavaScript, where the fallback replays what waited for IndexedDB, and because it costs the bundle
+ * less than the same in Java.
  */
 public final class JsDurableStore implements DurableStore {
 
-  private final Map<String, String> memory = new LinkedHashMap<>();
-  private final boolean local = available();
+  /** The IndexedDB database the client keeps its entries in. */
+  public static final String DATABASE = "runnel";
+
+  private final JSObject store;
+
+  private JsDurableStore(JSObject store) {
+    this.store = store;
+  }
+
+  /** The best store the page has (see the class comment). */
+  public static DurableStore open() {
+    JSObject local = LocalStorageStore.available()
+        ? LocalStorageStore.create(LocalStorageStore.COUNTED, LocalStorageStore.CAP_CHARS) : MemoryStore.create();
+    return new JsDurableStore(indexedDb() ? IndexedDbStore.create(DATABASE, local) : local);
+  }
 
   @Override
   public boolean put(String key, String value) {
-    if (local) {
-      return setItem(key, value);
-    }
-    memory.put(key, value);
-    return true;
+    return put(store, key, value);
   }
 
   @Override
   public void remove(String key) {
-    if (local) {
-      removeItem(key);
-    } else {
-      memory.remove(key);
-    }
+    remove(store, key);
   }
 
   @Override
   public void list(String prefix, Consumer<Map<String, String>> done) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (local) {
-      int n = length();
-      for (int i = 0; i < n; i++) {
-        String key = key(i);
-        if (key != null && key.startsWith(prefix)) {
-          String value = getItem(key);
-          if (value != null) {
-            out.put(key, value);
-          }
-        }
+    list(store, prefix, pairs -> {
+      Map<String, String> out = new LinkedHashMap<>();
+      int n = length(pairs);
+      for (int i = 0; i + 1 < n; i += 2) {
+        out.put(at(pairs, i), at(pairs, i + 1));
       }
-    } else {
-      for (Map.Entry<String, String> e : memory.entrySet()) {
-        if (e.getKey().startsWith(prefix)) {
-          out.put(e.getKey(), e.getValue());
-        }
-      }
-    }
-    done.accept(out);
+      done.accept(out);
+    });
   }
 
-  @JSBody(script = "try { return typeof localStorage !== 'undefined' && localStorage !== null"
-      + " && typeof localStorage.getItem === 'function'; } catch (e) { return false; }")
-  private static native boolean available();
+  @Override
+  public void onRefused(Consumer<String> listener) {
+    refused(store, listener::accept);
+  }
 
-  @JSBody(params = {"k", "v"}, script = "try { localStorage.setItem(k, v); return true; } catch (e) { return false; }")
-  private static native boolean setItem(String k, String v);
+  /** Hears keys and values in turn. */
+  @JSFunctor
+  interface Found extends JSObject {
+    /** Called once per list. */
+    void found(JSObject pairs);
+  }
 
-  @JSBody(params = "k", script = "localStorage.removeItem(k);")
-  private static native void removeItem(String k);
+  @JSBody(script = "try { return typeof indexedDB !== 'undefined' && indexedDB !== null; } catch (er) {"
+      + " return false; }")
+  private static native boolean indexedDb();
 
-  @JSBody(script = "return localStorage.length;")
-  private static native int length();
+  @JSBody(params = {"store", "key", "value"}, script = "return store.put(key, value);")
+  private static native boolean put(JSObject store, String key, String value);
 
-  @JSBody(params = "i", script = "return localStorage.key(i);")
-  private static native String key(int i);
+  @JSBody(params = {"store", "key"}, script = "store.remove(key);")
+  private static native void remove(JSObject store, String key);
 
-  @JSBody(params = "k", script = "return localStorage.getItem(k);")
-  private static native String getItem(String k);
+  @JSBody(params = {"store", "prefix", "done"}, script = "store.list(prefix, done);")
+  private static native void list(JSObject store, String prefix, Found done);
+
+  @JSBody(params = {"store", "listener"}, script = "store.refused = listener;")
+  private static native void refused(JSObject store, JsTabs.Text listener);
+
+  @JSBody(params = "pairs", script = "return pairs.length;")
+  private static native int length(JSObject pairs);
+
+  @JSBody(params = {"pairs", "at"}, script = "return pairs[at];")
+  private static native String at(JSObject pairs, int at);
 }
