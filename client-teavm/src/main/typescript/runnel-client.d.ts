@@ -1,0 +1,125 @@
+// Type declarations of runnel-client.js, the Runnel client runtime (docs/client.md). An app's bundle exports the
+// same functions (see test-app.d.ts). TypeDeclarationsTest fails the build when these and the Java exports drift.
+
+/** An error: the protocol's code (X_...), what happened, what to do; a node's answer to a call adds its status. */
+export interface RunnelError {
+  code: string;
+  cause: string;
+  fix: string;
+  status?: number;
+}
+
+/** A record as the page sees it: the node's row with the overlay applied (null when its type is not in the bundle). */
+export interface RecordEntry {
+  type: string;
+  key: string;
+  record: Record<string, unknown> | null;
+}
+
+/** What a live query shows: pending until its snapshot arrives, ready after, failed (with why) when refused. */
+export interface QueryView {
+  status: 'pending' | 'ready' | 'failed';
+  error?: RunnelError;
+  records: RecordEntry[];
+}
+
+/** One record by its key: null when absent (or deleted); error when the type or key is refused. */
+export interface RecordView {
+  type: string;
+  key: string;
+  record: Record<string, unknown> | null;
+  error?: RunnelError;
+}
+
+/** How a mutation ended: the node's result, or an error (no writeId when the input was refused before queueing). */
+export type MutationOutcome =
+  | { writeId: string; result: unknown; error?: undefined }
+  | { writeId?: string; error: RunnelError; result?: undefined };
+
+/** The socket's state; epoch counts the connections; reconnectAt is when the next attempt starts (ms since 1970). */
+export type ConnectionState =
+  | { state: 'connecting' | 'online' | 'closed'; epoch: number }
+  | { state: 'offline'; epoch: number; reconnectAt: number };
+
+/** A write not answered yet; createdAt in ms since 1970; sending while its call is in flight. */
+export interface PendingWrite {
+  writeId: string;
+  mutator: string;
+  createdAt: number;
+  sending: boolean;
+}
+
+/** A write the node refused (or the client gave up on), kept until dismiss(writeId). */
+export interface FailedWrite {
+  writeId: string;
+  mutator: string;
+  error: RunnelError & { status: number };
+}
+
+/** The outbox: writes waiting, in order, and writes that failed. */
+export interface OutboxState {
+  pending: PendingWrite[];
+  failed: FailedWrite[];
+}
+
+/** A subscription: release() ends it (a second call does nothing). */
+export interface Handle {
+  release(): void;
+}
+
+/** Gives a bearer token, or null for the session cookie; refresh is true when the last token was refused. */
+export type CredentialsFunction = (request: { refresh: boolean }) =>
+  string | null | undefined | Promise<string | null | undefined>;
+
+/** connect's options: url is the node's origin (http or https); without credentials the session cookie is sent. */
+export interface ConnectOptions {
+  url: string;
+  credentials?: CredentialsFunction;
+}
+
+/** The page's client: nothing it does throws, a refusal comes back as an error in a view or an outcome. */
+export interface RunnelClient {
+  /** Subscribes to live query name with input; onChange hears the view now and at every change. */
+  query(name: string, input: unknown, onChange: (view: QueryView) => void): Handle;
+  /** Watches one record of an entity by its key; onChange hears it now and at every change. */
+  record(type: string, key: string, onChange: (view: RecordView) => void): Handle;
+  /** Calls mutator name: its twin runs into the overlay now; the promise never rejects. */
+  mutate(name: string, input: unknown): Promise<MutationOutcome>;
+  /** onChange hears the connection's state now and at every change. */
+  connection(onChange: (state: ConnectionState) => void): Handle;
+  /** onChange hears the outbox now and at every change. */
+  outbox(onChange: (state: OutboxState) => void): Handle;
+  /** onError hears each error tied to no call (a write the store refused, a frame the node sent wrong). */
+  errors(onError: (error: RunnelError) => void): Handle;
+  /** Forgets failed write writeId once the page has shown it. */
+  dismiss(writeId: string): void;
+  /** Closes the socket and stops reconnecting; queued writes stay stored for the next page. */
+  close(): void;
+}
+
+/**
+ * The bundle's refs as JSON text: {"entities": [{name, key}], "queries": [{name, live, perActor}],
+ * "mutators": [{name, twin, conflict}]}.
+ */
+export function describe(): string;
+
+/** A query's input (JSON text) checked by its codec: {"input": …} or {"error": RunnelError}. */
+export function queryInput(query: string, inputJson: string): string;
+
+/** A mutator's input (JSON text) checked by its codec: {"input": …} or {"error": RunnelError}. */
+export function mutatorInput(mutator: string, inputJson: string): string;
+
+/**
+ * The keys of the records (a JSON array of the query's entity) that the query matches, in its order and cut to its
+ * limit: {"keys": […]} or {"error": …}. actorId is the signed-in actor's id for a per-actor query, else null.
+ */
+export function place(query: string, inputJson: string, actorId: string | null, recordsJson: string): string;
+
+/**
+ * Runs a mutator's twin over records (JSON [{type, record}]): {"twin": true, "records": [{type, key, record}]} with the
+ * records it changed (record null for a delete), {"twin": false, "records": []} without a twin, or {"error": …}.
+ */
+export function runTwin(mutator: string, inputJson: string, recordsJson: string): string;
+
+/** Builds the page's client from the browser's ports (IndexedDB, Web Locks, WebSocket, fetch) and opens its socket. */
+export function connect(options: ConnectOptions): RunnelClient;
