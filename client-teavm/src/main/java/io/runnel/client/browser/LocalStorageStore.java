@@ -5,19 +5,20 @@ import org.teavm.jso.JSObject;
 
 /**
  * The fallback of {@link JsDurableStore#open()} where IndexedDB is missing or fails to open: the browser's
- * {@code localStorage}, which survives a reload and is shared by the origin's tabs, with a cap. The keys that start
- * with {@link #COUNTED} (every key the client writes) may hold {@link #CAP_CHARS} characters, keys and values
- * counted: a {@code put} that would pass it answers false and keeps what was there (the outbox then reports
+ * {@code localStorage}, which survives a reload and is shared by the origin's tabs, with a cap. The entries under
+ * keys that start with {@link #COUNTED} (every key the client writes) may hold {@link #CAP_CHARS} characters, keys
+ * and values counted (the page's other keys are not): a {@code put} whose entry would take them past it (its own key
+ * and value counted, whatever was under its key not) answers false and keeps what was there (the outbox then reports
  * {@code StoreRefusedException}, error code {@code X_INTERNAL}), as does a write the browser refuses (its own quota,
- * about 5 million characters per origin, which the app's keys share). {@code list} answers at once. The object it
+ * a few megabytes per origin, which the app's keys share). {@code list} answers at once. The object it
  * makes is a store as {@link JsDurableStore} calls it.
  */
 final class LocalStorageStore {
 
   /**
    * The most characters (UTF-16 units, keys and values) the client keeps in {@code localStorage}: 1,000,000, about
-   * 2 MB, a fifth of what browsers give an origin, which leaves the rest to the app. An outbox entry is its
-   * mutator's input plus about 150 characters, so this holds some thousands of ordinary writes.
+   * 2 MB, well under the few megabytes browsers give an origin, which leaves the rest to the app. An outbox entry is
+   * its mutator's input plus about 150 characters, so this holds some thousands of ordinary writes.
    */
   static final int CAP_CHARS = 1_000_000;
 
