@@ -9,11 +9,14 @@ export interface RunnelError {
   status?: number;
 }
 
+/** A record's columns by name, as JSON gives them (int8 and numeric as strings, timestamps as ISO text). */
+export type Columns = { [column: string]: any };
+
 /** A record as the page sees it: the node's row with the overlay applied (null when its type is not in the bundle). */
 export interface RecordEntry {
   type: string;
   key: string;
-  record: Record<string, unknown> | null;
+  record: Columns | null;
 }
 
 /** What a live query shows: pending until its snapshot arrives, ready after, failed (with why) when refused. */
@@ -27,7 +30,7 @@ export interface QueryView {
 export interface RecordView {
   type: string;
   key: string;
-  record: Record<string, unknown> | null;
+  record: Columns | null;
   error?: RunnelError;
 }
 
@@ -38,7 +41,7 @@ export type MutationOutcome =
 
 /** The socket's state; epoch counts the connections; reconnectAt is when the next attempt starts (ms since 1970). */
 export type ConnectionState =
-  | { state: 'connecting' | 'online' | 'closed'; epoch: number }
+  | { state: 'connecting' | 'online' | 'closed'; epoch: number; reconnectAt?: undefined }
   | { state: 'offline'; epoch: number; reconnectAt: number };
 
 /** A write not answered yet; createdAt in ms since 1970; sending while its call is in flight. */
