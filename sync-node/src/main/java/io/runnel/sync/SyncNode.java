@@ -224,10 +224,31 @@ public final class SyncNode implements AutoCloseable {
     return live;
   }
 
-  /** Stops listening, closes every socket and window, and stops reading the bus. */
+  /**
+   * Stops listening, closes every socket with 1001 (going away: clients reconnect after their backoff) and every
+   * window, and stops reading the bus.
+   */
   public synchronized void stop() {
     ready = false;
     sweeper.shutdownNow();
+    // Close frames first: Helidon's stop closes the listener and only later cuts upgraded connections, without a
+    // close frame (1006), and the node no longer reads the bus meanwhile.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    List<Thread> closing = new ArrayList<>();
+    for (SyncSocket socket : sockets) {
+      Thread t = socket.goingAway();
+      if (t != null) {
+        closing.add(t);
+      }
+    }
+    for (Thread t : closing) {
+      try {
+        t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
     WebServer s = server;
     server = null;
     if (s != null) {
