@@ -2,6 +2,8 @@ package io.runnel.example.testapp;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
@@ -19,6 +21,10 @@ final class NotesTab {
 
   /** How long a wait on the page lasts before the test fails. */
   static final double WAIT_MS = 15_000;
+
+  static {
+    PlaywrightAssertions.setDefaultAssertionTimeout(WAIT_MS);
+  }
 
   final Page page;
   private final List<String> answered = new ArrayList<>();
@@ -89,8 +95,9 @@ final class NotesTab {
 
   /** Uncaught errors of the page's scripts, and the errors its client reported that no call was tied to. */
   List<String> errors() {
-    List<String> out = new ArrayList<>(pageErrors);
+    // Evaluated first: page errors that arrive meanwhile are dispatched during the call.
     Object reported = page.evaluate("JSON.stringify(window.errors || [])");
+    List<String> out = new ArrayList<>(pageErrors);
     if (!"[]".equals(reported)) {
       out.add((String) reported);
     }
@@ -137,6 +144,12 @@ final class NotesTab {
     assertThat(page.locator("#outbox")).hasAttribute("data-failed", "0");
   }
 
+  /** Waits until the outbox shows at least {@code pending} pending writes. */
+  void awaitPendingAtLeast(int pending) {
+    page.waitForFunction("n => Number(document.querySelector('#outbox').dataset.pending) >= n", pending,
+        new Page.WaitForFunctionOptions().setTimeout(WAIT_MS));
+  }
+
   /**
    * Waits until the page has settled: its outbox is empty, nothing failed, and every note it shows carries the
    * server's {@code created_at} (so it is the server's record, not only the twin's).
@@ -145,6 +158,13 @@ final class NotesTab {
     awaitPending(0);
     page.waitForFunction("() => [...document.querySelectorAll('#notes li')].every(li => li.dataset.createdAt !== '')",
         null, new Page.WaitForFunctionOptions().setTimeout(WAIT_MS));
+  }
+
+  /** The write ids (idempotency keys) of the pending writes the outbox shows now, in order. */
+  @SuppressWarnings("unchecked")
+  List<String> pendingWriteIds() {
+    return (List<String>) page.evaluate("[...document.querySelectorAll('#outbox li[data-state=pending], "
+        + "#outbox li[data-state=sending]')].map(li => li.dataset.writeId)");
   }
 
   /** The titles the list shows now, in order. */

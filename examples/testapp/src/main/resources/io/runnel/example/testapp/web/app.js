@@ -6,7 +6,8 @@
 //   window.outboxes    every outbox: {pending: [writeId], failed: [writeId]}
 //   window.outcomes    every mutate outcome: {writeId, result} or {writeId?, error}
 //   window.errors      every error tied to no call: {code, cause, fix}
-// and writes are made through window.putNote(id, title) and window.addNote(title) (the form calls addNote).
+// and writes are made through window.putNote(id, title) and window.addNote(title), which makes a
+// time-ordered uuid (the form calls addNote).
 import { connect } from '/js/notes-app.js';
 
 const params = new URLSearchParams(location.search);
@@ -62,8 +63,28 @@ window.putNote = (id, title) => runnel.mutate('putNote', { id, listId, title }).
   window.outcomes.push(outcome);
   return outcome;
 });
+// A time-ordered uuid (version 7, RFC 9562): 48 bits of milliseconds, then a counter that keeps ids made in one
+// millisecond in order, then random bits. A note's twin has no created_at yet (the server sets it), and the list
+// breaks ties by id, so pending notes list in the order they were made.
+let lastMs = 0;
+let counter = 0;
+function uuid7() {
+  const ms = Date.now();
+  counter = ms === lastMs ? counter + 1 : 0;
+  lastMs = ms;
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  for (let i = 0; i < 6; i++) {
+    b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 0xff;
+  }
+  b[6] = 0x70 | ((counter >> 8) & 0x0f);
+  b[7] = counter & 0xff;
+  b[8] = 0x80 | (b[8] & 0x3f);
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 window.addNote = (title) => {
-  const id = crypto.randomUUID();
+  const id = uuid7();
   window.putNote(id, title);
   return id;
 };
