@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * Everything a browser test runs on, started by the test itself: the app's schema on a fresh database of the JVM's
  * embedded PostgreSQL, the replicator streaming its WAL onto an in-process bus, a pool, the app's node
  * ({@link NotesServer#node}, serving the page) on a port that stays the same across {@link #stopNode()} and
- * {@link #startNode()}, and one headless Chromium. (sync-node's tests have the same replicator-onto-a-bus fixture,
+ * {@link #startNode()}, and one headless Chromium, launched by the first {@link #newContext()}. (sync-node's tests have the same replicator-onto-a-bus fixture,
  * {@code LiveFixture}, in their test sources, which this module cannot reach; this is the few lines it needs.)
  */
 final class NotesWorld implements AutoCloseable {
@@ -36,8 +36,8 @@ final class NotesWorld implements AutoCloseable {
   final HikariDataSource pool;
   final InProcessTransport bus = InProcessTransport.create();
   final Replicator replicator;
-  final Chromium chromium;
   private final int port;
+  private @Nullable Chromium chromium;
   private @Nullable SyncNode node;
 
   NotesWorld(TestDatabase db) throws InterruptedException {
@@ -57,7 +57,6 @@ final class NotesWorld implements AutoCloseable {
     first.start();
     this.node = first;
     this.port = first.port();
-    this.chromium = Chromium.launch();
   }
 
   /** Waits until the slot exists and streams: a commit before that would never reach the bus. */
@@ -73,12 +72,23 @@ final class NotesWorld implements AutoCloseable {
 
   /** The page's URL for list {@code listId}, signed in as {@code ada@acme}. */
   String pageUrl(String listId) {
-    return "http://127.0.0.1:" + port + "/?list=" + listId + "&token=ada@" + ORG;
+    return origin() + "/?list=" + listId + "&token=ada@" + ORG;
   }
 
-  /** A fresh browser context: its own storage (the outbox's) and Web Locks, shared by the pages opened in it. */
+  /**
+   * A fresh browser context: its own storage (the outbox's) and Web Locks, shared by the pages opened in it. The
+   * first call launches Chromium.
+   */
   BrowserContext newContext() {
+    if (chromium == null) {
+      chromium = Chromium.launch();
+    }
     return chromium.newContext();
+  }
+
+  /** The node's base URL, {@code http://127.0.0.1:<port>}. */
+  String origin() {
+    return "http://127.0.0.1:" + port;
   }
 
   /** Stops the node: its sockets close and its port stops answering; the replicator and the bus go on. */
@@ -132,7 +142,9 @@ final class NotesWorld implements AutoCloseable {
   @Override
   public void close() {
     try {
-      chromium.close();
+      if (chromium != null) {
+        chromium.close();
+      }
     } finally {
       stopNode();
       replicator.stop();
