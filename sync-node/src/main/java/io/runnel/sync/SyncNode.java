@@ -4,6 +4,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.websocket.WsConfig;
 import io.helidon.webserver.websocket.WsRouting;
 import io.helidon.http.DirectHandler;
@@ -18,6 +19,8 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -25,12 +28,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
  * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
  * {@code /v1/sync}, {@code POST /v1/mutate/{mutator}}, {@code GET /v1/query/{query}}, {@code POST /v1/tickets},
- * {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text).
+ * {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text); then the app's own routes, if any
+ * ({@link Builder#routing}), such as the pages that import its bundle.
  *
  * <pre>{@code
  * SyncNode node = SyncNode.builder().declarations(d).transport(bus).dataSource(pool)
@@ -64,6 +69,7 @@ public final class SyncNode implements AutoCloseable {
   private final String host;
   private final int requestedPort;
   private final int socketSendBuffer;
+  private final List<Consumer<HttpRules>> appRoutes;
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "sync-node-sweeper");
     t.setDaemon(true);
@@ -86,6 +92,7 @@ public final class SyncNode implements AutoCloseable {
     this.host = b.host;
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;
+    this.appRoutes = List.copyOf(b.appRoutes);
   }
 
   /** A builder; declarations, a transport, a data source and an authenticator are required. */
@@ -142,6 +149,9 @@ public final class SyncNode implements AutoCloseable {
                 res.send(services.metrics().scrape());
               });
           http.routes(r);
+          for (Consumer<HttpRules> routes : appRoutes) {
+            routes.accept(r);
+          }
         })
         .addRouting(WsRouting.builder().endpoint("/v1/sync", () -> new SyncSocket(services)))
         .build()
@@ -214,10 +224,31 @@ public final class SyncNode implements AutoCloseable {
     return live;
   }
 
-  /** Stops listening, closes every socket and window, and stops reading the bus. */
+  /**
+   * Stops listening, closes every socket with 1001 (going away: clients reconnect after their backoff) and every
+   * window, and stops reading the bus.
+   */
   public synchronized void stop() {
     ready = false;
     sweeper.shutdownNow();
+    // Close frames first: Helidon's stop closes the listener and only later cuts upgraded connections, without a
+    // close frame (1006), and the node no longer reads the bus meanwhile.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    List<Thread> closing = new ArrayList<>();
+    for (SyncSocket socket : sockets) {
+      Thread t = socket.goingAway();
+      if (t != null) {
+        closing.add(t);
+      }
+    }
+    for (Thread t : closing) {
+      try {
+        t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
     WebServer s = server;
     server = null;
     if (s != null) {
@@ -249,8 +280,24 @@ public final class SyncNode implements AutoCloseable {
     private Origins origins = Origins.sameOriginOnly();
     private Duration idempotencyRetention = Duration.ofHours(24);
     private Duration mutationTimeout = Duration.ofSeconds(30);
+    private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds the app's own HTTP routes, such as its pages and their scripts, so they are served from the node's origin
+     * (which the socket's origin rule admits by default). They are registered after Runnel's routes, in the order
+     * given: a request Runnel answers ({@code /v1/...}, {@code /healthz}, {@code /readyz}, {@code /metrics}) never
+     * reaches them, and whatever they do not answer is a 404.
+     *
+     * <pre>{@code
+     * SyncNode.builder()...routing(r -> r.get("/", (req, res) -> res.send(indexHtml)));
+     * }</pre>
+     */
+    public Builder routing(Consumer<HttpRules> routes) {
+      appRoutes.add(Objects.requireNonNull(routes, "routes"));
+      return this;
+    }
 
     /**
      * The browser origins admitted, as {@code scheme://host[:port]}: they may open the socket, make

@@ -318,16 +318,26 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   }
 
   /**
-   * Closes the socket with {@code code} without ever blocking the caller (a window's lane or the sweeper): the close
-   * frame is sent from a thread of its own, and a client that does not take it within 2 s is cut.
+   * The node is stopping: closes the socket with 1001 (going away), so the client reconnects (to another node).
+   *
+   * @return the thread sending the close frame (done within 2 s), or null when the socket had no session
    */
-  private void close(int code, String reason) {
+  @Nullable Thread goingAway() {
+    return close(1001, "The node is stopping; reconnect.");
+  }
+
+  /**
+   * Closes the socket with {@code code} without ever blocking the caller (a window's lane or the sweeper): the close
+   * frame is sent from a thread of its own, and a client that does not take it within 2 s is cut. Answers that thread,
+   * or null when there was no session.
+   */
+  private @Nullable Thread close(int code, String reason) {
     WsSession s = session;
     cleanUp();
     if (s == null) {
-      return;
+      return null;
     }
-    Thread.ofVirtual().name("socket-close").start(() -> {
+    return Thread.ofVirtual().name("socket-close").start(() -> {
       Thread closer = Thread.ofVirtual().start(() -> {
         try {
           s.close(code, reason);

@@ -48,12 +48,15 @@ public final class JsSocketPort implements SocketPort {
     void closed(int code, String reason);
   }
 
+  // TeaVM's minifier renames a body's parameters to short names (b, c, d, e, ...) and leaves the script's own
+  // names alone: a one-letter name inside the script can shadow a renamed parameter (a handler's "function(e)" hid
+  // "closed", renamed e, so no close was ever reported). Names inside these scripts are whole words.
   @JSBody(params = {"url", "opened", "text", "closed"}, script = "var ws;"
-      + " try { ws = new WebSocket(url); } catch (e) {"
-      + " setTimeout(function() { closed(1006, String(e.message)); }, 0); return null; }"
+      + " try { ws = new WebSocket(url); } catch (error) {"
+      + " setTimeout(function() { closed(1006, String(error.message)); }, 0); return null; }"
       + " ws.onopen = function() { opened(); };"
-      + " ws.onmessage = function(e) { if (typeof e.data === 'string') { text(e.data); } };"
-      + " ws.onclose = function(e) { closed(e.code, String(e.reason)); };"
+      + " ws.onmessage = function(event) { if (typeof event.data === 'string') { text(event.data); } };"
+      + " ws.onclose = function(event) { closed(event.code, String(event.reason)); };"
       + " return ws;")
   private static native JSObject openSocket(String url, Opened opened, Text text, Closed closed);
 
@@ -61,6 +64,6 @@ public final class JsSocketPort implements SocketPort {
   private static native void sendText(JSObject ws, String t);
 
   @JSBody(params = {"ws", "code", "reason"}, script = "if (ws !== null) { try { ws.close(code, reason); }"
-      + " catch (e) { ws.close(); } }")
+      + " catch (error) { ws.close(); } }")
   private static native void closeSocket(JSObject ws, int code, String reason);
 }
