@@ -150,8 +150,8 @@ public final class JsClient {
   private static native JSObject credentials(JSObject o);
 
   @JSBody(params = {"f", "refresh", "done"}, script = "Promise.resolve().then(function() {"
-      + " return f({refresh: refresh}); }).then(function(t) {"
-      + " done(t === null || t === undefined ? null : String(t)); },"
+      + " return f({refresh: refresh}); }).then(function(token) {"
+      + " done(token === null || token === undefined ? null : String(token)); },"
       + " function() { done(null); });")
   private static native void callCredentials(JSObject f, boolean refresh, TokenCallback done);
 

@@ -47,12 +47,14 @@ public final class JsHttpPort implements HttpPort {
 
   @JSBody(params = {"method", "url", "headers", "body", "answered", "failed"}, script = "var init = {method: method,"
       + " headers: headers, credentials: 'include'}; if (body !== null) { init.body = body; }"
-      + " fetch(url, init).then(function(r) { return r.text().then(function(t) { return [r, t]; }); }).then("
-      + " function(p) { var h = p[0].headers.get('Retry-After'), s = -1;"
-      + " if (h !== null) { h = h.trim(); if (/^[0-9]+$/.test(h)) { s = Number(h); } else {"
-      + " var at = Date.parse(h); if (!isNaN(at)) { s = Math.max(0, Math.ceil((at - Date.now()) / 1000)); } } }"
-      + " answered(p[0].status, p[1], s); },"
-      + " function(e) { failed(String(e && e.message ? e.message : e)); });")
+      + " fetch(url, init).then(function(response) { return response.text().then(function(text) {"
+      + " return [response, text]; }); }).then("
+      + " function(pair) { var header = pair[0].headers.get('Retry-After'), seconds = -1;"
+      + " if (header !== null) { header = header.trim(); if (/^[0-9]+$/.test(header)) { seconds = Number(header); }"
+      + " else { var date = Date.parse(header);"
+      + " if (!isNaN(date)) { seconds = Math.max(0, Math.ceil((date - Date.now()) / 1000)); } } }"
+      + " answered(pair[0].status, pair[1], seconds); },"
+      + " function(error) { failed(String(error && error.message ? error.message : error)); });")
   private static native void fetch(String method, String url, JSObject headers, String body,
       AnsweredCallback answered, FailedCallback failed);
 }

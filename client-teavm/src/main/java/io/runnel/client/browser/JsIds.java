@@ -15,8 +15,9 @@ public final class JsIds implements Ids {
   }
 
   @JSBody(script = "if (typeof crypto.randomUUID === 'function') { return crypto.randomUUID(); }"
-      + " var b = crypto.getRandomValues(new Uint8Array(16)); b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;"
-      + " var h = ''; for (var i = 0; i < 16; i++) { h += (b[i] + 256).toString(16).substring(1);"
-      + " if (i === 3 || i === 5 || i === 7 || i === 9) { h += '-'; } } return h;")
+      + " var bytes = crypto.getRandomValues(new Uint8Array(16)); bytes[6] = (bytes[6] & 15) | 64;"
+      + " bytes[8] = (bytes[8] & 63) | 128; var text = '';"
+      + " for (var index = 0; index < 16; index++) { text += (bytes[index] + 256).toString(16).substring(1);"
+      + " if (index === 3 || index === 5 || index === 7 || index === 9) { text += '-'; } } return text;")
   private static native String randomUuid();
 }

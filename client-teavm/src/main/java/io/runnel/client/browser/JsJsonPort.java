@@ -82,7 +82,8 @@ public final class JsJsonPort implements JsonPort {
     }
   }
 
-  @JSBody(params = "t", script = "try { return {v: JSON.parse(t)}; } catch (e) { return {e: String(e.message)}; }")
+  @JSBody(params = "t", script = "try { return {v: JSON.parse(t)}; } catch (error) {"
+      + " return {e: String(error.message)}; }")
   private static native JSObject parseBoxed(String t);
 
   @JSBody(params = "b", script = "return b.e === undefined ? null : b.e;")
