@@ -79,6 +79,14 @@ final class Page {
     return mutator + ":00000000-0000-0000-0000-" + "000000000000".substring(digits.length()) + digits;
   }
 
+  /**
+   * The store key of write {@code writeId} in outbox queue {@code queue} ({@code u1}, {@code !provisional}), stored
+   * {@code seqOffset} entries after the first one at the clock's start (seq {@code now ms × 1000}).
+   */
+  static String stored(String queue, int seqOffset, String writeId) {
+    return "runnel.outbox." + queue + "." + (1_000_000_000L + seqOffset) + "." + writeId;
+  }
+
   /** The answer LSN a {@code hello} at {@code commit} reaches. */
   static String answerLsn(int commit) {
     return "%016x00000000".formatted(commit);

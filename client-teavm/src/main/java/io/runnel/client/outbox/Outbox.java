@@ -3,7 +3,9 @@ package io.runnel.client.outbox;
 import io.runnel.client.ConnectionState;
 import io.runnel.client.OptimisticWrites;
 import io.runnel.client.port.Ids;
+import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
+import io.runnel.client.port.Tabs;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
@@ -34,7 +36,20 @@ import java.util.function.Consumer;
  * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
  * connection (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends
  * its own queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule
- * trusts the page: a write made before anyone was known is sent as whoever the node says this page is.
+ * trusts the page: a write made before anyone was known is sent as whoever the node says this page is, so other
+ * tabs are not told of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
+ *
+ * <p>Several tabs ({@link Tabs}). Every tab of the origin stores its calls in the same per-principal queues, and one
+ * tab at a time drains each: the one holding the lock {@code runnel.outbox.<escaped principal>}, asked for when a
+ * node names the principal and released when another principal signs in or the outbox stops. On the grant the tab
+ * reads the queue again and merges what other tabs stored ({@link QueueStore#load}), so an entry a closed page left
+ * in flight is pending again and sent under its original idempotency key (the node answers a replay once). A tab
+ * that stores a call posts {@link TabMessage.Queued}, and every tab with that queue loaded merges it (running the
+ * twin into its overlay); the draining tab posts each outcome ({@link TabMessage.Applied},
+ * {@link TabMessage.Failed}), and every tab takes the entry out of its queue, settles its overlay and, if it made the
+ * call, settles the call's {@link Mutation} (a failure shows in the state of the tab that drains and of the tab that
+ * made the call). A message a tab cannot read (another version's) is ignored. With {@link Tabs#alone()} the lock is
+ * granted at once.
  */
 public final class Outbox {
 
@@ -47,6 +62,8 @@ public final class Outbox {
   private final MutatorRegistry registry;
   private final QueueStore durable;
   private final SendLoop loop;
+  private final Siblings tabs;
+  private final Runnable beatSoon;
 
   private final Map<String, PrincipalQueue> queues = new HashMap<>();
   private final PrincipalQueue provisional = PrincipalQueue.provisional();
@@ -62,12 +79,18 @@ public final class Outbox {
     this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
     this.writes = Objects.requireNonNull(b.writes, "writes");
     this.registry = b.registry;
-    this.durable = new QueueStore(Objects.requireNonNull(b.store, "store"), Objects.requireNonNull(b.json, "json"),
-        writes, registry);
+    this.beatSoon = b.beatSoon;
+    JsonPort json = Objects.requireNonNull(b.json, "json");
+    this.durable = new QueueStore(Objects.requireNonNull(b.store, "store"), json, writes, registry, scheduler);
     this.loop = new SendLoop(b, new SendLoop.Host() {
       @Override
       public @Nullable PrincipalQueue active() {
         return confirmed ? active : null;
+      }
+
+      @Override
+      public boolean leads() {
+        return tabs.holds();
       }
 
       @Override
@@ -76,11 +99,13 @@ public final class Outbox {
       }
 
       @Override
-      public void settled(Entry entry, MutationOutcome outcome) {
-        settle(entry, outcome);
+      public void settled(PrincipalQueue q, Entry entry, MutationOutcome outcome, @Nullable String write,
+          @Nullable String lsn) {
+        settle(q, entry, outcome, write, lsn);
       }
     });
-    durable.load(provisional, this::provisionalRead);
+    this.tabs = new Siblings(b.tabs, json, this::heard);
+    durable.load(provisional, merged -> provisionalRead());
   }
 
   /** A builder; the ports, the writes seam and the base URL are required. */
@@ -115,12 +140,13 @@ public final class Outbox {
         confirmed = true;
         adoptProvisional();
         publish();
-        drain();
+        lead(previous);
       }
       return;
     }
     if (previous != null) {
       loop.reset();
+      tabs.release();
       for (Entry e : previous.entries) {
         writes.dropped(e.writeId);
       }
@@ -134,10 +160,22 @@ public final class Outbox {
       publish();
       drain();
     } else if (!q.loading) {
-      durable.load(q, () -> restored(q));
+      read(q);
     } else {
       publish();
     }
+    if (named) {
+      lead(q);
+    }
+  }
+
+  /** Asks for {@code q}'s lock; once granted, {@code q} is read again (or is still being read) and drained. */
+  private void lead(PrincipalQueue q) {
+    tabs.lead(q, () -> {
+      if (q.loaded) {
+        read(q);
+      }
+    });
   }
 
   /**
@@ -162,6 +200,7 @@ public final class Outbox {
     }
     durable.append(q, e);
     e.twin.run();
+    announce(q);
     publish();
     if (!loop.waiting()) {
       drain();
@@ -215,7 +254,17 @@ public final class Outbox {
    */
   public void stop() {
     loop.stop();
+    tabs.release();
     publish();
+  }
+
+  /**
+   * The page says the network is back (or the tab is shown again): when the send loop waits out its own backoff
+   * after a network failure, it retries now; a node's {@code Retry-After} is still waited out, and nothing else
+   * changes.
+   */
+  public void retryNow() {
+    loop.retryNow();
   }
 
   /**
@@ -267,12 +316,54 @@ public final class Outbox {
     return () -> listeners.remove(listener);
   }
 
+  /** Reads principal queue {@code q} (again), merging what other tabs stored; a second read if one came meanwhile. */
+  private void read(PrincipalQueue q) {
+    boolean first = !q.loaded;
+    durable.load(q, merged -> {
+      if (first) {
+        restored(q);
+      } else {
+        merged(q, merged);
+      }
+      if (q.stale) {
+        q.stale = false;
+        read(q);
+      }
+    });
+  }
+
   /** {@code q}'s stored entries are back: when it is still the signed-in queue, its twins run and it is sent. */
   private void restored(PrincipalQueue q) {
+    announce(q);
     if (q == active) {
       runTwins(q);
       adoptProvisional();
       publish();
+      drain();
+    }
+  }
+
+  /**
+   * Entries other tabs stored joined loaded queue {@code q}: their twins run when it is the signed-in queue, except
+   * those this page already ran as provisional entries (whose provisional copies go), and the queue is sent.
+   */
+  private void merged(PrincipalQueue q, List<Entry> merged) {
+    List<String> copies = new ArrayList<>();
+    if (provisional.loaded) {
+      durable.dropCopies(provisional, q, e -> {
+        copies.add(e.writeId);
+        if (q != active) {
+          writes.dropped(e.writeId);
+        }
+      });
+    }
+    for (Entry e : merged) {
+      if (q == active && copies.indexOf(e.writeId) < 0) {
+        e.twin.run();
+      }
+    }
+    publish();
+    if (!loop.waiting()) {
       drain();
     }
   }
@@ -312,14 +403,88 @@ public final class Outbox {
     PrincipalQueue q = active;
     if (heardOnline && confirmed && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
       durable.move(provisional, q);
+      announce(q);
     }
   }
 
-  private void settle(Entry e, MutationOutcome outcome) {
+  /** Tells the other tabs when this one stored entries in principal queue {@code q} they have not heard of. */
+  private void announce(PrincipalQueue q) {
+    if (q.untold && q != provisional) {
+      q.untold = false;
+      tabs.tell(new TabMessage.Queued(q.prefix));
+    }
+  }
+
+  /** This tab's send loop settled entry {@code e} of {@code q}: the other tabs hear it, and the call settles. */
+  private void settle(PrincipalQueue q, Entry e, MutationOutcome outcome, @Nullable String write,
+      @Nullable String lsn) {
+    durable.settled(e.writeId);
+    TabMessage told = switch (outcome) {
+      case MutationOutcome.Applied a -> new TabMessage.Applied(q.prefix, e.writeId, write, lsn, a.result());
+      case MutationOutcome.Failed f -> new TabMessage.Failed(q.prefix, e.writeId, e.mutator, f.error());
+    };
+    tabs.tell(told);
     Mutation call = calls.remove(e.writeId);
     if (call != null) {
       call.settle(outcome);
     }
+  }
+
+  /** Another tab said {@code m}: a queue changed, or an entry was settled. */
+  private void heard(TabMessage m) {
+    switch (m) {
+      case TabMessage.Queued q -> {
+        PrincipalQueue p = queue(q.queue());
+        if (p != null && p.loaded) {
+          read(p);
+        } else if (p != null) {
+          p.stale = true;
+        }
+      }
+      case TabMessage.Applied a -> settledElsewhere(a.queue(), a.writeId(), new MutationOutcome.Applied(a.result()),
+          a.write(), a.lsn(), "");
+      case TabMessage.Failed f -> settledElsewhere(f.queue(), f.writeId(), new MutationOutcome.Failed(f.error()),
+          null, null, f.mutator());
+    }
+  }
+
+  /**
+   * Another tab settled write {@code writeId} of queue {@code prefix}: it leaves this page's queues and overlay, and
+   * the call settles (its failure listed) when this page made it.
+   */
+  private void settledElsewhere(String prefix, String writeId, MutationOutcome outcome, @Nullable String write,
+      @Nullable String lsn, String mutator) {
+    durable.settled(writeId);
+    PrincipalQueue q = queue(prefix);
+    Entry e = q == null ? null : q.find(writeId);
+    if (e != null) {
+      q.entries.remove(e);
+    }
+    durable.drop(provisional, writeId);
+    if (write != null && lsn != null) {
+      writes.answered(writeId, write, lsn);
+      beatSoon.run();
+    } else {
+      writes.dropped(writeId);
+    }
+    Mutation call = calls.remove(writeId);
+    if (call != null) {
+      if (outcome instanceof MutationOutcome.Failed f) {
+        (q != null ? q : provisional).failed.add(new OutboxState.FailedWrite(writeId, mutator, f.error()));
+      }
+      call.settle(outcome);
+    }
+    publish();
+  }
+
+  /** The loaded or loading principal queue whose store-key prefix is {@code prefix}, or null. */
+  private @Nullable PrincipalQueue queue(String prefix) {
+    for (PrincipalQueue q : queues.values()) {
+      if (q.prefix.equals(prefix)) {
+        return q;
+      }
+    }
+    return null;
   }
 
   private void publish() {

@@ -40,7 +40,7 @@ class OutboxCallTest {
         () -> assertEquals(Map.of("Idempotency-Key", key(1), "Content-Type", "application/json",
             "Authorization", "Bearer t1"), sent.request.headers(), "headers"),
         () -> assertEquals("{\"input\":{\"postId\":\"p1\"}}", sent.request.body(), "body"),
-        () -> assertEquals(List.of("put runnel.outbox.ada.1"), page.store.log,
+        () -> assertEquals(List.of("put " + Page.stored("ada", 0, 1)), page.store.log,
             "the entry is stored before the request leaves"),
         () -> assertNull(call.outcome(), "pending until answered"),
         () -> assertTrue(page.state().pending().get(0).sending(), "the state shows it sending"));
