@@ -4,6 +4,8 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -109,6 +111,16 @@ final class Entry {
   /** Whether {@code a} goes before {@code b} in a queue: by seq, then by write id. */
   static boolean before(Entry a, Entry b) {
     return a.seq < b.seq || (a.seq == b.seq && a.writeId.compareTo(b.writeId) < 0);
+  }
+
+  /** The entry of write {@code writeId} in {@code entries}, or null. */
+  static @Nullable Entry find(List<Entry> entries, String writeId) {
+    for (Entry e : entries) {
+      if (e.writeId.equals(writeId)) {
+        return e;
+      }
+    }
+    return null;
   }
 
   private static String text(JsonObject o, String name) {

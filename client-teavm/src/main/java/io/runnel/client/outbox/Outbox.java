@@ -44,12 +44,10 @@ import java.util.function.Consumer;
  * node names the principal and released when another principal signs in or the outbox stops. On the grant the tab
  * reads the queue again and merges what other tabs stored ({@link QueueStore#load}), so an entry a closed page left
  * in flight is pending again and sent under its original idempotency key (the node answers a replay once). A tab
- * that stores a call posts {@link TabMessage.Queued}, and every tab with that queue loaded merges it (running the
- * twin into its overlay); the draining tab posts each outcome ({@link TabMessage.Applied},
- * {@link TabMessage.Failed}), and every tab takes the entry out of its queue, settles its overlay and, if it made the
- * call, settles the call's {@link Mutation} (a failure shows in the state of the tab that drains and of the tab that
- * made the call). A message a tab cannot read (another version's) is ignored. With {@link Tabs#alone()} the lock is
- * granted at once.
+ * that stores a call tells the others ({@link Siblings}), and every tab with that queue loaded merges it, running
+ * the twin into its overlay; the draining tab tells each outcome, and every tab takes the entry out of its queue,
+ * settles its overlay and, if it made the call, settles the call's {@link Mutation} (a failure shows in the state of
+ * the tab that drains and of the tab that made the call). With {@link Tabs#alone()} the lock is granted at once.
  */
 public final class Outbox {
 
@@ -65,6 +63,7 @@ public final class Outbox {
   private final Siblings tabs;
   private final Runnable beatSoon;
 
+  /** The principals' queues signed in so far, by store-key prefix. */
   private final Map<String, PrincipalQueue> queues = new HashMap<>();
   private final PrincipalQueue provisional = PrincipalQueue.provisional();
   private final Map<String, Mutation> calls = new HashMap<>();
@@ -104,7 +103,7 @@ public final class Outbox {
         settle(q, entry, outcome, write, lsn);
       }
     });
-    this.tabs = new Siblings(b.tabs, json, this::heard);
+    this.tabs = new Siblings(b.tabs, json, this);
     durable.load(provisional, merged -> provisionalRead());
   }
 
@@ -140,7 +139,7 @@ public final class Outbox {
         confirmed = true;
         adoptProvisional();
         publish();
-        lead(previous);
+        tabs.lead(previous);
       }
       return;
     }
@@ -151,7 +150,7 @@ public final class Outbox {
         writes.dropped(e.writeId);
       }
     }
-    PrincipalQueue q = queues.computeIfAbsent(principal, PrincipalQueue::of);
+    PrincipalQueue q = queues.computeIfAbsent(Entry.prefix(principal), p -> PrincipalQueue.of(principal));
     active = q;
     confirmed = named;
     if (q.loaded) {
@@ -165,17 +164,15 @@ public final class Outbox {
       publish();
     }
     if (named) {
-      lead(q);
+      tabs.lead(q);
     }
   }
 
-  /** Asks for {@code q}'s lock; once granted, {@code q} is read again (or is still being read) and drained. */
-  private void lead(PrincipalQueue q) {
-    tabs.lead(q, () -> {
-      if (q.loaded) {
-        read(q);
-      }
-    });
+  /** This tab holds {@code q}'s lock now: {@code q} is read again (or is still being read), then drained. */
+  void granted(PrincipalQueue q) {
+    if (q.loaded) {
+      read(q);
+    }
   }
 
   /**
@@ -348,17 +345,14 @@ public final class Outbox {
    * those this page already ran as provisional entries (whose provisional copies go), and the queue is sent.
    */
   private void merged(PrincipalQueue q, List<Entry> merged) {
-    List<String> copies = new ArrayList<>();
-    if (provisional.loaded) {
-      durable.dropCopies(provisional, q, e -> {
-        copies.add(e.writeId);
+    for (Entry e : merged) {
+      Entry copy = Entry.find(provisional.entries, e.writeId);
+      if (copy != null) {
+        durable.drop(provisional, copy);
         if (q != active) {
           writes.dropped(e.writeId);
         }
-      });
-    }
-    for (Entry e : merged) {
-      if (q == active && copies.indexOf(e.writeId) < 0) {
+      } else if (q == active) {
         e.twin.run();
       }
     }
@@ -411,7 +405,7 @@ public final class Outbox {
   private void announce(PrincipalQueue q) {
     if (q.untold && q != provisional) {
       q.untold = false;
-      tabs.tell(new TabMessage.Queued(q.prefix));
+      tabs.queued(q);
     }
   }
 
@@ -419,53 +413,58 @@ public final class Outbox {
   private void settle(PrincipalQueue q, Entry e, MutationOutcome outcome, @Nullable String write,
       @Nullable String lsn) {
     durable.settled(e.writeId);
-    TabMessage told = switch (outcome) {
-      case MutationOutcome.Applied a -> new TabMessage.Applied(q.prefix, e.writeId, write, lsn, a.result());
-      case MutationOutcome.Failed f -> new TabMessage.Failed(q.prefix, e.writeId, e.mutator, f.error());
-    };
-    tabs.tell(told);
+    tabs.settled(q, e, outcome, write, lsn);
     Mutation call = calls.remove(e.writeId);
     if (call != null) {
       call.settle(outcome);
     }
   }
 
-  /** Another tab said {@code m}: a queue changed, or an entry was settled. */
-  private void heard(TabMessage m) {
-    switch (m) {
-      case TabMessage.Queued q -> {
-        PrincipalQueue p = queue(q.queue());
-        if (p != null && p.loaded) {
-          read(p);
-        } else if (p != null) {
-          p.stale = true;
-        }
-      }
-      case TabMessage.Applied a -> settledElsewhere(a.queue(), a.writeId(), new MutationOutcome.Applied(a.result()),
-          a.write(), a.lsn(), "");
-      case TabMessage.Failed f -> settledElsewhere(f.queue(), f.writeId(), new MutationOutcome.Failed(f.error()),
-          null, null, f.mutator());
+  /**
+   * Another tab stored entries in the queue whose store-key prefix is {@code prefix}: read it again when this tab has
+   * it loaded, or once it is loaded.
+   */
+  void queuedElsewhere(String prefix) {
+    PrincipalQueue q = queues.get(prefix);
+    if (q != null && q.loaded) {
+      read(q);
+    } else if (q != null) {
+      q.stale = true;
     }
   }
 
   /**
-   * Another tab settled write {@code writeId} of queue {@code prefix}: it leaves this page's queues and overlay, and
-   * the call settles (its failure listed) when this page made it.
+   * Another tab settled write {@code writeId} (of {@code mutator}) in the queue whose store-key prefix is
+   * {@code prefix}, as {@code verdict} says: it leaves this page's queues and overlay, and the call settles (its
+   * failure listed) when this page made it. A verdict to retry settles nothing.
    */
-  private void settledElsewhere(String prefix, String writeId, MutationOutcome outcome, @Nullable String write,
-      @Nullable String lsn, String mutator) {
+  void settledElsewhere(String prefix, String writeId, String mutator, Verdict verdict) {
+    MutationOutcome outcome;
+    if (verdict instanceof Verdict.Applied a) {
+      String write = a.write();
+      String lsn = a.lsn();
+      if (write != null && lsn != null) {
+        writes.answered(writeId, write, lsn);
+        beatSoon.run();
+      } else {
+        writes.dropped(writeId);
+      }
+      outcome = new MutationOutcome.Applied(a.result());
+    } else if (verdict instanceof Verdict.Refused r) {
+      writes.dropped(writeId);
+      outcome = new MutationOutcome.Failed(r.error());
+    } else {
+      return;
+    }
     durable.settled(writeId);
-    PrincipalQueue q = queue(prefix);
-    Entry e = q == null ? null : q.find(writeId);
+    PrincipalQueue q = queues.get(prefix);
+    Entry e = q == null ? null : Entry.find(q.entries, writeId);
     if (e != null) {
       q.entries.remove(e);
     }
-    durable.drop(provisional, writeId);
-    if (write != null && lsn != null) {
-      writes.answered(writeId, write, lsn);
-      beatSoon.run();
-    } else {
-      writes.dropped(writeId);
+    Entry copy = Entry.find(provisional.entries, writeId);
+    if (copy != null) {
+      durable.drop(provisional, copy);
     }
     Mutation call = calls.remove(writeId);
     if (call != null) {
@@ -475,16 +474,6 @@ public final class Outbox {
       call.settle(outcome);
     }
     publish();
-  }
-
-  /** The loaded or loading principal queue whose store-key prefix is {@code prefix}, or null. */
-  private @Nullable PrincipalQueue queue(String prefix) {
-    for (PrincipalQueue q : queues.values()) {
-      if (q.prefix.equals(prefix)) {
-        return q;
-      }
-    }
-    return null;
   }
 
   private void publish() {

@@ -49,16 +49,6 @@ final class PrincipalQueue {
     return prefix + e.seq + "." + e.writeId;
   }
 
-  /** The entry of write {@code writeId}, or null. */
-  @Nullable Entry find(String writeId) {
-    for (Entry e : entries) {
-      if (e.writeId.equals(writeId)) {
-        return e;
-      }
-    }
-    return null;
-  }
-
   /** Puts {@code e} at its place ({@link Entry#before}). */
   void insert(Entry e) {
     int i = entries.size();

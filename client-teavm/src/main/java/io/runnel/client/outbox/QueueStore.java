@@ -8,7 +8,6 @@ import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -83,7 +82,7 @@ final class QueueStore {
   }
 
   private List<Entry> read(PrincipalQueue q, Map<String, String> stored) {
-    Map<String, Entry> first = new HashMap<>();
+    List<Entry> merged = new ArrayList<>();
     for (Map.Entry<String, String> s : stored.entrySet()) {
       Entry e;
       try {
@@ -96,28 +95,24 @@ final class QueueStore {
         q.failed.add(new OutboxState.FailedWrite(s.getKey(), "", MutationError.unreadable(s.getKey())));
         continue;
       }
-      Entry other = first.put(e.writeId, e);
-      if (other != null) {
-        Entry later = Entry.before(e, other) ? other : e;
-        first.put(e.writeId, later == e ? other : e);
-        store.remove(q.key(later));
-      }
-    }
-    List<Entry> merged = new ArrayList<>();
-    for (Entry e : first.values()) {
-      Entry held = q.find(e.writeId);
+      q.nextSeq = Math.max(q.nextSeq, e.seq + 1);
+      Entry held = Entry.find(q.entries, e.writeId);
       if (settled.indexOf(e.writeId) >= 0) {
-        store.remove(q.key(e));
+        store.remove(s.getKey());
       } else if (held == null) {
         e.twin = twinOf(e);
         q.insert(e);
         merged.add(e);
       } else if (held.seq != e.seq) {
-        q.entries.remove(held);
-        held.seq = e.seq;
-        q.insert(held);
+        // One write under two keys: every tab keeps the lower seq.
+        Entry later = Entry.before(e, held) ? held : e;
+        store.remove(q.key(later));
+        if (later == held) {
+          q.entries.remove(held);
+          held.seq = e.seq;
+          q.insert(held);
+        }
       }
-      q.nextSeq = Math.max(q.nextSeq, e.seq + 1);
     }
     List<Entry> inOrder = new ArrayList<>(merged.size());
     for (Entry e : q.entries) {
@@ -168,7 +163,7 @@ final class QueueStore {
    */
   void dropCopies(PrincipalQueue from, PrincipalQueue in, Consumer<Entry> dropped) {
     for (Entry e : List.copyOf(from.entries)) {
-      if (in.find(e.writeId) != null) {
+      if (Entry.find(in.entries, e.writeId) != null) {
         from.entries.remove(e);
         store.remove(from.key(e));
         dropped.accept(e);
@@ -176,13 +171,10 @@ final class QueueStore {
     }
   }
 
-  /** Removes write {@code writeId}'s entry from {@code q} and from the store; nothing when {@code q} has none. */
-  void drop(PrincipalQueue q, String writeId) {
-    Entry e = q.find(writeId);
-    if (e != null) {
-      q.entries.remove(e);
-      store.remove(q.key(e));
-    }
+  /** Removes entry {@code e} from {@code q} and from the store. */
+  void drop(PrincipalQueue q, Entry e) {
+    q.entries.remove(e);
+    store.remove(q.key(e));
   }
 
   private Runnable twinOf(Entry e) {

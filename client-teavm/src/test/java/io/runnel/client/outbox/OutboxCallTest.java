@@ -184,4 +184,43 @@ class OutboxCallTest {
         () -> assertNull(call.outcome(), "still pending"),
         () -> assertEquals(List.of(key(1)), page.pendingIds(), "pending, not failed"));
   }
+
+  @Test
+  void retryNowCutsTheBackoffAfterANetworkFailureShort() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.http.open().networkFails();
+    List<Long> armed = page.clock.armed();
+    page.outbox.retryNow();
+    assertAll(
+        () -> assertEquals(List.of(1_000L), armed, "the backoff was armed"),
+        () -> assertEquals(List.of(key(1), key(1)), page.http.keys(), "sent again at once, under its key"),
+        () -> assertEquals(List.of(), page.clock.armed(), "the backoff's timer was called off"));
+  }
+
+  @Test
+  void retryNowNeverGoesBeforeANodesRetryAfterNorCutsTheBackoffAfterAServerError() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.http.open().answer(429, "", 30);
+    page.outbox.retryNow();
+    int afterRetryAfter = page.http.calls.size();
+    page.clock.advance(30_000);
+    page.http.open().answer(503, "");
+    page.outbox.retryNow();
+    int afterServerError = page.http.calls.size();
+    page.clock.advance(2_000);
+    assertAll(
+        () -> assertEquals(1, afterRetryAfter, "the node asked for 30 s"),
+        () -> assertEquals(2, afterServerError, "a 503 backs off: the network being back does not change that"),
+        () -> assertEquals(3, page.http.calls.size(), "the backoff's own timer still sends it"));
+  }
+
+  @Test
+  void retryNowWithNothingWaitingSendsNothing() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.outbox.retryNow();
+    assertEquals(1, page.http.calls.size(), "the request in flight is not doubled");
+  }
 }
