@@ -193,11 +193,13 @@ class OutboxTabsTest {
     bothSignedIn();
     b.like("p1");
     FakeTabs.Tab other = origin.open("other version");
-    for (String text : List.of("not json", "[1]", "{}", "{\"t\":\"queued\",\"q\":5}", "{\"t\":\"applied\",\"q\":"
-        + "\"runnel.outbox.ada.\",\"id\":\"" + b(1) + "\"}", "{\"t\":\"failed\",\"q\":\"runnel.outbox.ada.\","
-        + "\"id\":\"" + b(1) + "\",\"mutator\":\"likePost\",\"error\":{\"code\":\"X\",\"status\":\"409\"}}",
-        "{\"t\":\"failed\",\"q\":\"runnel.outbox.ada.\",\"id\":\"" + b(1) + "\",\"mutator\":\"likePost\","
-        + "\"error\":{\"code\":\"\",\"status\":409,\"cause\":\"c\",\"fix\":\"f\"}}", "{\"t\":\"moved\",\"q\":\"x\"}")) {
+    String settled = "{\"t\":\"settled\",\"q\":\"runnel.outbox.ada.\",\"id\":\"" + b(1) + "\"";
+    for (String text : List.of("not json", "[1]", "{}", "{\"t\":\"queued\",\"q\":5}", "{\"t\":\"moved\",\"q\":\"x\"}",
+        settled + ",\"mutator\":\"likePost\",\"status\":\"200\",\"body\":{}}",
+        settled + ",\"mutator\":\"likePost\",\"status\":200,\"body\":\"{}\"}",
+        settled + ",\"status\":200,\"body\":{}}",
+        settled + ",\"mutator\":\"likePost\",\"status\":2.5e400,\"body\":{}}",
+        settled + ",\"mutator\":\"likePost\",\"status\":503,\"body\":{}}")) {
       other.post(text);
     }
     origin.deliver();
