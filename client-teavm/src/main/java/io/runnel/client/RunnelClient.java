@@ -139,8 +139,8 @@ public final class RunnelClient {
   /**
    * Stops everything, for good: the socket closes and never reconnects, connection listeners hear
    * {@link ConnectionState.Closed}, the outbox's retry timer is cancelled and nothing more is sent (an answer on its
-   * way still settles its write). Queued writes, and calls made after this, stay in the durable store for the next
-   * page.
+   * way still settles its write), and the outbox's lock is released, so another open tab of the origin sends the
+   * queue. Queued writes, and calls made after this, stay in the durable store for that tab or the next page.
    */
   public void close() {
     closed = true;

@@ -114,8 +114,8 @@ public final class Outbox {
 
   /**
    * Signs {@code principal} in as the actor a node named: parks the previous principal's queue (its overlay is
-   * dropped, nothing of it is sent) and reads this principal's stored entries back, re-applying their twins in order
-   * before replaying them.
+   * dropped, nothing of it is sent, its lock released) and reads this principal's stored entries back, re-applying
+   * their twins in order, then asks for this principal's lock and replays them once this tab holds it.
    *
    * @param principal the actor id, {@code ""} for an anonymous actor
    */
@@ -157,7 +157,6 @@ public final class Outbox {
       runTwins(q);
       adoptProvisional();
       publish();
-      drain();
     } else if (!q.loading) {
       read(q);
     } else {
@@ -246,12 +245,13 @@ public final class Outbox {
 
   /**
    * Stops sending for good (the page's client closed): the retry timer is cancelled, no pass starts again, and an
-   * answer still on its way settles or fails its entry but sends nothing after it. Calls made after this are stored
-   * and shown, for the next page to send.
+   * answer still on its way settles or fails its entry but sends nothing after it. The queue's lock is released for
+   * good, so another tab takes the queue over. Calls made after this are stored and shown, for the next page (or
+   * another tab) to send.
    */
   public void stop() {
     loop.stop();
-    tabs.release();
+    tabs.stop();
     publish();
   }
 

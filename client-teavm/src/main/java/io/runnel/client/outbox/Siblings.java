@@ -28,6 +28,7 @@ final class Siblings {
   private Tabs.@Nullable Lease lease;
   private int asked;
   private boolean holds;
+  private boolean stopped;
 
   /** Listens to the other tabs for {@code outbox}. */
   Siblings(Tabs tabs, JsonPort json, Outbox outbox) {
@@ -50,9 +51,13 @@ final class Siblings {
 
   /**
    * Asks for the lock of queue {@code q} ({@code runnel.outbox.<escaped principal>}); once this tab holds it, unless
-   * it was released first, the outbox hears {@link Outbox#granted}. Release the lock held before.
+   * it was released first, the outbox hears {@link Outbox#granted}. Release the lock held before. Nothing once
+   * stopped.
    */
   void lead(PrincipalQueue q) {
+    if (stopped) {
+      return;
+    }
     int request = ++asked;
     lease = tabs.lead(q.prefix.substring(0, q.prefix.length() - 1), () -> {
       if (request == asked) {
@@ -71,6 +76,12 @@ final class Siblings {
     if (held != null) {
       held.release();
     }
+  }
+
+  /** Releases the lock for good: a stopped outbox never drains again, so it never holds a queue from other tabs. */
+  void stop() {
+    stopped = true;
+    release();
   }
 
   /** Tells the other tabs that this one stored entries in {@code q}. */

@@ -152,6 +152,17 @@ class OutboxTabsTest {
   }
 
   @Test
+  void aStoppedOutboxNeverAsksForALockAgain() {
+    bothSignedIn();
+    a.outbox.stop();
+    a.signedIn("bob");
+    origin.deliver();
+    assertAll(
+        () -> assertNull(origin.holder("runnel.outbox.bob"), "a stopped tab would hold bob's queue and never send it"),
+        () -> assertSame(tabB, origin.holder(ADA_LOCK)));
+  }
+
+  @Test
   void aHolderPageClosedWithoutAWordLosesTheLockAndItsInFlightEntryIsSentByTheNextHolder() {
     bothSignedIn();
     a.like("p1");
