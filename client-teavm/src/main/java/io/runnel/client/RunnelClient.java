@@ -22,9 +22,11 @@ import io.runnel.client.port.SocketPort;
 import io.runnel.client.port.Tabs;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.Row;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
@@ -45,7 +47,9 @@ import java.util.function.DoubleSupplier;
  * the durable store, so a page reloaded offline shows and keeps its queued writes under the same principal, for
  * show only: nothing of that queue is sent until a node's {@code hello} names the same actor (the cookie or token
  * may by now be another user's, whose {@code Online} parks it); calls
- * made before any actor is known wait in the outbox's provisional queue until the first {@code Online}.
+ * made before any actor is known wait in the outbox's provisional queue until the first {@code Online}. The page's
+ * {@link PageEvents} cut waits short: {@code online} and a tab shown again reconnect a socket waiting out its
+ * backoff, check an open one, and retry writes waiting after a network failure; {@code offline} checks the socket.
  */
 public final class RunnelClient {
 
@@ -83,10 +87,26 @@ public final class RunnelClient {
         .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).create();
     this.outbox = Outbox.builder().baseUrl(origin).http(http).store(durable).json(json)
         .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
-        .registry(mutators).beatSoon(live::beatSoon).build();
+        .registry(mutators).beatSoon(live::beatSoon).tabs(b.tabs).build();
     live.onError(errors::accept);
     outbox.onError(errors::accept);
     live.onConnection(this::connectionChanged);
+    b.pageEvents.listen(new PageEvents.Listener() {
+      @Override
+      public void online() {
+        awake();
+      }
+
+      @Override
+      public void offline() {
+        live.beatSoon();
+      }
+
+      @Override
+      public void visible() {
+        awake();
+      }
+    });
     durable.list(PRINCIPAL_KEY, stored -> {
       String last = stored.get(PRINCIPAL_KEY);
       if (last != null && remembered == null) {
@@ -119,8 +139,8 @@ public final class RunnelClient {
   /**
    * Stops everything, for good: the socket closes and never reconnects, connection listeners hear
    * {@link ConnectionState.Closed}, the outbox's retry timer is cancelled and nothing more is sent (an answer on its
-   * way still settles its write). Queued writes, and calls made after this, stay in the durable store for the next
-   * page.
+   * way still settles its write), and the outbox's lock is released, so another open tab of the origin sends the
+   * queue. Queued writes, and calls made after this, stay in the durable store for that tab or the next page.
    */
   public void close() {
     closed = true;
@@ -194,6 +214,24 @@ public final class RunnelClient {
     return outbox.mutate(name, input);
   }
 
+  /**
+   * Calls {@code listener} with record {@code type:key} as the page shows it (synced truth with the pending writes'
+   * overlay) now, and again after each batch of changes in which it changed, until cancelled; null while the page
+   * holds no such record. The page holds only the records that one of its live queries returned or a pending write
+   * made: a record no subscription covers is null here, even when the server has it.
+   *
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) when no entity named {@code type} is registered
+   */
+  public Subscription record(String type, String key, Consumer<@Nullable Row> listener) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(listener, "listener");
+    if (refs.entity(Objects.requireNonNull(type, "type")) == null) {
+      throw new InputInvalidException("type", "names no entity this bundle registers ('" + type + "')",
+          "Use the name of an entity the app's bundle registers (Refs.entity): a record's type is its entity's name.");
+    }
+    return new RecordWatch(store, type, key, listener);
+  }
+
   /** Calls {@code listener} with the connection's state now and with every change, until cancelled. */
   public Subscription connection(Consumer<ConnectionState> listener) {
     Subscription s = connection.add(Objects.requireNonNull(listener, "listener"));
@@ -219,6 +257,12 @@ public final class RunnelClient {
     outbox.dismiss(writeId);
   }
 
+  /** The page says the network is back, or the tab is shown again: wait no longer. */
+  private void awake() {
+    live.reconnectNow();
+    outbox.retryNow();
+  }
+
   private void connectionChanged(ConnectionState state) {
     if (state instanceof ConnectionState.Online) {
       String actor = live.actorId();
@@ -239,6 +283,40 @@ public final class RunnelClient {
   private void signIn(String actor) {
     principal = actor;
     outbox.principal(actor);
+  }
+
+  /** One {@link #record} listener: hears the row now, and again after each store batch that changed it. */
+  private static final class RecordWatch implements Runnable, Subscription {
+    private final RecordStore store;
+    private final String type;
+    private final String key;
+    private final Consumer<@Nullable Row> listener;
+    private @Nullable Row last;
+
+    RecordWatch(RecordStore store, String type, String key, Consumer<@Nullable Row> listener) {
+      this.store = store;
+      this.type = type;
+      this.key = key;
+      this.listener = listener;
+      last = store.get(type, key);
+      listener.accept(last);
+      store.listen(this);
+    }
+
+    @Override
+    public void run() {
+      Row now = store.get(type, key);
+      Row before = last;
+      if (before == null ? now != null : now == null || !store.sameRow(type, before, now)) {
+        last = now;
+        listener.accept(now);
+      }
+    }
+
+    @Override
+    public void cancel() {
+      store.unlisten(this);
+    }
   }
 
   /** Collects a {@link RunnelClient}'s ports, endpoint, credentials and the app's refs. */

@@ -1,6 +1,7 @@
 package io.runnel.client;
 
 import io.runnel.client.fake.CountingIds;
+import io.runnel.client.fake.FakePageEvents;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
 import io.runnel.client.bundle.WireJsonPort;
@@ -10,6 +11,8 @@ import io.runnel.client.fake.RecordingHttp;
 import io.runnel.client.live.QueryView;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.OutboxState;
+import io.runnel.client.port.Ids;
+import io.runnel.client.port.Tabs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,6 +26,7 @@ final class Page {
   final MapStore durable;
   final FakeSockets sockets = new FakeSockets();
   final RecordingHttp http = new RecordingHttp();
+  final FakePageEvents events = new FakePageEvents();
   final List<ConnectionState> states = new ArrayList<>();
   final List<OutboxState> outboxStates = new ArrayList<>();
   final RunnelClient client;
@@ -32,14 +36,20 @@ final class Page {
   }
 
   Page(FakeScheduler scheduler, MapStore durable, Credentials credentials) {
+    this(scheduler, durable, credentials, Tabs.alone(), new CountingIds());
+  }
+
+  /** A tab of the browser whose clock and durable store are given, with its own tabs port and ids. */
+  Page(FakeScheduler scheduler, MapStore durable, Credentials credentials, Tabs tabs, Ids ids) {
     this.scheduler = scheduler;
     this.durable = durable;
     Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).query(Node.BY_TITLE).query(Node.ONE_POST)
         .mutator(Node.CREATE)
         .mutator(Node.LIKE);
     this.client = RunnelClient.builder()
-        .ports(sockets, http, durable, new WireJsonPort(), new CountingIds(), scheduler)
-        .origin(ORIGIN).refs(refs).credentials(credentials).random(() -> 0.5).build("test").create();
+        .ports(sockets, http, durable, new WireJsonPort(), ids, scheduler)
+        .origin(ORIGIN).refs(refs).credentials(credentials).random(() -> 0.5).build("test").tabs(tabs)
+        .pageEvents(events).create();
     client.connection(states::add);
     client.outbox(outboxStates::add);
   }
@@ -77,6 +87,14 @@ final class Page {
   static String key(String mutator, int n) {
     String digits = Integer.toString(n);
     return mutator + ":00000000-0000-0000-0000-" + "000000000000".substring(digits.length()) + digits;
+  }
+
+  /**
+   * The store key of write {@code writeId} in outbox queue {@code queue} ({@code u1}, {@code !provisional}), stored
+   * {@code seqOffset} entries after the first one at the clock's start (seq {@code now ms × 1000}).
+   */
+  static String stored(String queue, int seqOffset, String writeId) {
+    return "runnel.outbox." + queue + "." + (1_000_000_000L + seqOffset) + "." + writeId;
   }
 
   /** The answer LSN a {@code hello} at {@code commit} reaches. */

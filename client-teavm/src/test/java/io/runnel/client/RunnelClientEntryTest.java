@@ -59,12 +59,14 @@ class RunnelClientEntryTest {
     sent.ok("d1", answerLsn(2));
     node.receive(patch(list.sid(), 2, List.of("d1"), put(post("p3", "acme", "C", 1), null)));
     assertAll(
-        () -> assertEquals(List.of("runnel.outbox.!provisional.1"), storedBefore, "kept under the provisional key"),
+        () -> assertEquals(List.of(Page.stored("!provisional", 0, key("createPost", 1))), storedBefore,
+            "kept under the provisional key"),
         () -> assertEquals(0, sentBefore, "no actor known, nothing sent"),
         () -> assertEquals(List.of(List.of(), List.of("p1:A:5", "p3:C:1")), seen,
             "in the overlay from the call, placed by the list's select once the actor and the list came; no flicker"),
         () -> assertEquals(key("createPost", 1), sent.key(), "sent as u1 under its original key"),
-        () -> assertEquals(List.of("runnel.outbox.u1.1", RunnelClient.PRINCIPAL_KEY), storedOnline,
+        () -> assertEquals(List.of(Page.stored("u1", 0, key("createPost", 1)), RunnelClient.PRINCIPAL_KEY),
+            storedOnline,
             "moved to u1's queue"),
         () -> assertInstanceOf(MutationOutcome.Applied.class, call.outcome()),
         () -> assertEquals(List.of(), page.outbox().pending()));
@@ -232,9 +234,10 @@ class RunnelClientEntryTest {
     first.online("u1", 1);
     first.http.offline = true;
     first.client.mutate(LIKE, "p1");
-    String stored = first.durable.map.get("runnel.outbox.u1.1");
+    String stored = first.durable.map.get(Page.stored("u1", 0, key("likePost", 1)));
     // As if the page closed between writing the new key and removing the provisional one.
-    first.durable.map.put("runnel.outbox.!provisional.1", stored);
+    String copy = Page.stored("!provisional", 0, key("likePost", 1));
+    first.durable.map.put(copy, stored);
     Page[] next = new Page[1];
     assertDoesNotThrow(() -> next[0] = first.reload(), "the reload builds its client");
     List<List<String>> seen = new ArrayList<>();
@@ -244,7 +247,21 @@ class RunnelClientEntryTest {
     node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
     assertAll(
         () -> assertTrue(seen.contains(List.of("p1:A:6")), "the like shows once, over the server's 5: " + seen),
-        () -> assertFalse(next[0].durable.map.containsKey("runnel.outbox.!provisional.1"), "the copy is removed"));
+        () -> assertFalse(next[0].durable.map.containsKey(copy), "the copy is removed"));
+  }
+
+  @Test
+  void aWriteTheDurableStoreRefusesLaterReachesTheClientsErrorListener() {
+    Page page = new Page();
+    List<RunnelException> errors = new ArrayList<>();
+    page.client.errors(errors::add);
+    page.client.connect();
+    page.online("u1", 1);
+    page.durable.refuseLater(RunnelClient.PRINCIPAL_KEY);
+    assertAll(
+        () -> assertEquals(1, errors.size(), "the remembered actor's write failed later: " + errors),
+        () -> assertInstanceOf(StoreRefusedException.class, errors.get(0)),
+        () -> assertTrue(errors.get(0).getMessage().contains(RunnelClient.PRINCIPAL_KEY)));
   }
 
   @Test

@@ -61,6 +61,16 @@ public final class JsClient {
   }
 
   /**
+   * {@code onRecord} hears {@code {type, key, record}} for record {@code type:key} now and at every change:
+   * {@code record} is the row with the overlay applied, or null while no live query or pending write of the page
+   * holds it; an unknown type is one answer with {@code record: null} and an {@code error}.
+   */
+  @JSExport
+  public Handle record(String type, String key, Callback onRecord) {
+    return new Handle(page.record(type, key, text -> onRecord.call(parse(text))));
+  }
+
+  /**
    * Calls mutator {@code name}: its twin runs into the overlay now; the promise resolves (it never rejects) with
    * {@code {writeId, result}} or {@code {writeId?, error}}.
    */

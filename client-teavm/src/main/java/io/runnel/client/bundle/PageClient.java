@@ -85,6 +85,26 @@ public final class PageClient {
   }
 
   /**
+   * {@code onRecord} hears {@code {"type", "key", "record": {…} | null}} for record {@code type:key} as the page shows
+   * it (the overlay applied; null while no live query or pending write holds it) now and at every change, until the
+   * subscription is cancelled ({@link RunnelClient#record}). A type the bundle does not know is one answer with
+   * {@code "record": null} and an {@code "error"}.
+   */
+  public Subscription record(String type, String key, Consumer<String> onRecord) {
+    Objects.requireNonNull(onRecord, "onRecord");
+    EntityRef entity = refs.entity(type);
+    try {
+      return client.record(type, key, row -> onRecord.accept(json.write(JsonObject.builder().put("type", type)
+          .put("key", key).put("record", row == null || entity == null ? JsonNull.NULL : entity.rowToJson(row))
+          .build())));
+    } catch (RunnelException e) {
+      onRecord.accept(json.write(JsonObject.builder().put("type", type).put("key", key).put("record", JsonNull.NULL)
+          .put("error", e.toJson()).build()));
+      return () -> { };
+    }
+  }
+
+  /**
    * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and at
    * every change, until the subscription is cancelled.
    */

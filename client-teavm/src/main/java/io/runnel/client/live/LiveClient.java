@@ -33,6 +33,7 @@ import java.util.function.DoubleSupplier;
  * {@code hello} every {@code heartbeatMs}; hearing nothing for two intervals it closes with 4000 and reconnects after
  * an equal-jitter {@link Backoff}, or after a {@code reconnect} frame's delay. A {@code hello} answer's LSN settles
  * writes only when every subscription is live on this connection, so a resume still in flight cannot hide an echo.
+ * The page's word about the network cuts the waiting short ({@link #reconnectNow}) but never drops a socket.
  */
 public final class LiveClient {
 
@@ -179,7 +180,29 @@ public final class LiveClient {
     return q;
   }
 
-  /** Beats {@code hello} as soon as the current task returns, so a write just answered settles by its LSN sooner. */
+  /**
+   * Reconnects now instead of waiting out the backoff (the page says the network is back, or the tab is shown again
+   * after its timers were throttled): when offline waiting to retry, the retry is called off and a socket opens at
+   * once; when online, {@code hello} goes soon ({@link #beatSoon}) to check the socket. Nothing while connecting or
+   * stopped.
+   */
+  public void reconnectNow() {
+    if (online) {
+      beatSoon();
+    } else if (!stopped && state instanceof ConnectionState.Offline) {
+      cancel(retry);
+      connect();
+    }
+  }
+
+  /**
+   * Beats {@code hello} as soon as the current task returns, so a write just answered settles by its LSN sooner, or
+   * to check the socket when the page says the network changed: sending on a dead socket lets the browser find it
+   * broken, and one that stays silent is closed two beats after the last frame heard (4000). The socket is never
+   * dropped on the page's word alone: the browser's {@code offline} event is a guess (one network interface of
+   * several went down, a VPN changed, a test tool cut HTTP only), and a socket that still answers keeps its
+   * subscriptions instead of resuming them all. Nothing unless online.
+   */
   public void beatSoon() {
     if (online && soon == null) {
       soon = scheduler.schedule(0, () -> {

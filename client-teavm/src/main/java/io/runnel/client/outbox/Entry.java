@@ -4,14 +4,21 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>}, or
- * {@code runnel.outbox.!provisional.<seq>} before any actor is known) and
- * replays, plus, in memory only, the pass that has a request out for it.
+ * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>.<write id>},
+ * or {@code runnel.outbox.!provisional.<seq>.<write id>} before any actor is known) and replays, plus, in memory
+ * only, the pass that has a request out for it.
  *
- * <p>Stored as {@code {"v":"1","seq":"12","key":"likePost:<uuid>","mutator":"likePost","input":{…},
+ * <p>The key holds the write id, so two tabs that store a call in the same millisecond never write one key; the
+ * {@code seq} orders a queue across tabs: each tab gives a new entry {@code max(next, now ms × 1000)}, so it is
+ * monotonic in each tab and roughly the call time across tabs, and entries sort by {@code (seq, write id)}
+ * ({@link #before}).
+ *
+ * <p>Stored as {@code {"v":"2","seq":"1700000000000000","key":"likePost:<uuid>","mutator":"likePost","input":{…},
  * "createdAt":"<epoch ms>"}}; the numbers are digit strings, so reading them back needs no number parsing.
  */
 final class Entry {
@@ -19,7 +26,7 @@ final class Entry {
   private static final String PREFIX = "runnel.outbox.";
   private static final String HEX = "0123456789ABCDEF";
 
-  /** The order within the principal's queue; assigned once the queue is loaded. */
+  /** The order within the principal's queue (with the write id); assigned once the queue is loaded. */
   long seq;
   final String writeId;
   final String mutator;
@@ -75,7 +82,7 @@ final class Entry {
   /** The stored form. */
   String write(JsonPort json) {
     return json.write(JsonObject.builder()
-        .put("v", "1")
+        .put("v", "2")
         .put("seq", Long.toString(seq))
         .put("key", writeId)
         .put("mutator", mutator)
@@ -90,8 +97,8 @@ final class Entry {
    * @throws RuntimeException when {@code text} is not an entry this version wrote
    */
   static Entry read(String text, JsonPort json) {
-    if (!(json.parse(text) instanceof JsonObject o) || o.size() != 6 || !"1".equals(text(o, "v"))) {
-      throw new IllegalArgumentException("Not an outbox entry of version 1");
+    if (!(json.parse(text) instanceof JsonObject o) || o.size() != 6 || !"2".equals(text(o, "v"))) {
+      throw new IllegalArgumentException("Not an outbox entry of version 2");
     }
     JsonValue input = o.get("input");
     if (input == null) {
@@ -99,6 +106,21 @@ final class Entry {
     }
     return new Entry(Long.parseLong(text(o, "seq")), text(o, "key"), text(o, "mutator"), input,
         Long.parseLong(text(o, "createdAt")));
+  }
+
+  /** Whether {@code a} goes before {@code b} in a queue: by seq, then by write id. */
+  static boolean before(Entry a, Entry b) {
+    return a.seq < b.seq || (a.seq == b.seq && a.writeId.compareTo(b.writeId) < 0);
+  }
+
+  /** The entry of write {@code writeId} in {@code entries}, or null. */
+  static @Nullable Entry find(List<Entry> entries, String writeId) {
+    for (Entry e : entries) {
+      if (e.writeId.equals(writeId)) {
+        return e;
+      }
+    }
+    return null;
   }
 
   private static String text(JsonObject o, String name) {

@@ -3,7 +3,9 @@ package io.runnel.client.outbox;
 import io.runnel.client.ConnectionState;
 import io.runnel.client.OptimisticWrites;
 import io.runnel.client.port.Ids;
+import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
+import io.runnel.client.port.Tabs;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
@@ -34,7 +36,18 @@ import java.util.function.Consumer;
  * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
  * connection (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends
  * its own queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule
- * trusts the page: a write made before anyone was known is sent as whoever the node says this page is.
+ * trusts the page: a write made before anyone was known is sent as whoever the node says this page is, so other
+ * tabs are not told of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
+ *
+ * <p>Several tabs ({@link Tabs}). Every tab of the origin stores its calls in the same per-principal queues, and one
+ * tab at a time drains each: the one holding the lock {@code runnel.outbox.<escaped principal>}, asked for when a
+ * node names the principal and released when another principal signs in or the outbox stops. On the grant the tab
+ * reads the queue again and merges what other tabs stored ({@link QueueStore#load}), so an entry a closed page left
+ * in flight is pending again and sent under its original idempotency key (the node answers a replay once). A tab
+ * that stores a call tells the others ({@link Siblings}), and every tab with that queue loaded merges it, running
+ * the twin into its overlay; the draining tab tells each outcome, and every tab takes the entry out of its queue,
+ * settles its overlay and, if it made the call, settles the call's {@link Mutation} (a failure shows in the state of
+ * the tab that drains and of the tab that made the call). With {@link Tabs#alone()} the lock is granted at once.
  */
 public final class Outbox {
 
@@ -47,7 +60,10 @@ public final class Outbox {
   private final MutatorRegistry registry;
   private final QueueStore durable;
   private final SendLoop loop;
+  private final Siblings tabs;
+  private final Runnable beatSoon;
 
+  /** The principals' queues signed in so far, by store-key prefix. */
   private final Map<String, PrincipalQueue> queues = new HashMap<>();
   private final PrincipalQueue provisional = PrincipalQueue.provisional();
   private final Map<String, Mutation> calls = new HashMap<>();
@@ -62,12 +78,18 @@ public final class Outbox {
     this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
     this.writes = Objects.requireNonNull(b.writes, "writes");
     this.registry = b.registry;
-    this.durable = new QueueStore(Objects.requireNonNull(b.store, "store"), Objects.requireNonNull(b.json, "json"),
-        writes, registry);
+    this.beatSoon = b.beatSoon;
+    JsonPort json = Objects.requireNonNull(b.json, "json");
+    this.durable = new QueueStore(Objects.requireNonNull(b.store, "store"), json, writes, registry, scheduler);
     this.loop = new SendLoop(b, new SendLoop.Host() {
       @Override
       public @Nullable PrincipalQueue active() {
         return confirmed ? active : null;
+      }
+
+      @Override
+      public boolean leads() {
+        return tabs.holds();
       }
 
       @Override
@@ -76,11 +98,13 @@ public final class Outbox {
       }
 
       @Override
-      public void settled(Entry entry, MutationOutcome outcome) {
-        settle(entry, outcome);
+      public void settled(PrincipalQueue q, Entry entry, MutationOutcome outcome, @Nullable String write,
+          @Nullable String lsn) {
+        settle(q, entry, outcome, write, lsn);
       }
     });
-    durable.load(provisional, this::provisionalRead);
+    this.tabs = new Siblings(b.tabs, json, this);
+    durable.load(provisional, merged -> provisionalRead());
   }
 
   /** A builder; the ports, the writes seam and the base URL are required. */
@@ -90,8 +114,8 @@ public final class Outbox {
 
   /**
    * Signs {@code principal} in as the actor a node named: parks the previous principal's queue (its overlay is
-   * dropped, nothing of it is sent) and reads this principal's stored entries back, re-applying their twins in order
-   * before replaying them.
+   * dropped, nothing of it is sent, its lock released) and reads this principal's stored entries back, re-applying
+   * their twins in order, then asks for this principal's lock and replays them once this tab holds it.
    *
    * @param principal the actor id, {@code ""} for an anonymous actor
    */
@@ -115,28 +139,38 @@ public final class Outbox {
         confirmed = true;
         adoptProvisional();
         publish();
-        drain();
+        tabs.lead(previous);
       }
       return;
     }
     if (previous != null) {
       loop.reset();
+      tabs.release();
       for (Entry e : previous.entries) {
         writes.dropped(e.writeId);
       }
     }
-    PrincipalQueue q = queues.computeIfAbsent(principal, PrincipalQueue::of);
+    PrincipalQueue q = queues.computeIfAbsent(Entry.prefix(principal), p -> PrincipalQueue.of(principal));
     active = q;
     confirmed = named;
     if (q.loaded) {
       runTwins(q);
       adoptProvisional();
       publish();
-      drain();
     } else if (!q.loading) {
-      durable.load(q, () -> restored(q));
+      read(q);
     } else {
       publish();
+    }
+    if (named) {
+      tabs.lead(q);
+    }
+  }
+
+  /** This tab holds {@code q}'s lock now: {@code q} is read again (or is still being read), then drained. */
+  void granted(PrincipalQueue q) {
+    if (q.loaded) {
+      read(q);
     }
   }
 
@@ -162,6 +196,7 @@ public final class Outbox {
     }
     durable.append(q, e);
     e.twin.run();
+    announce(q);
     publish();
     if (!loop.waiting()) {
       drain();
@@ -210,12 +245,23 @@ public final class Outbox {
 
   /**
    * Stops sending for good (the page's client closed): the retry timer is cancelled, no pass starts again, and an
-   * answer still on its way settles or fails its entry but sends nothing after it. Calls made after this are stored
-   * and shown, for the next page to send.
+   * answer still on its way settles or fails its entry but sends nothing after it. The queue's lock is released for
+   * good, so another tab takes the queue over. Calls made after this are stored and shown, for the next page (or
+   * another tab) to send.
    */
   public void stop() {
     loop.stop();
+    tabs.stop();
     publish();
+  }
+
+  /**
+   * The page says the network is back (or the tab is shown again): when the send loop waits out its own backoff
+   * after a network failure, it retries now; a node's {@code Retry-After} is still waited out, and nothing else
+   * changes.
+   */
+  public void retryNow() {
+    loop.retryNow();
   }
 
   /**
@@ -267,12 +313,51 @@ public final class Outbox {
     return () -> listeners.remove(listener);
   }
 
+  /** Reads principal queue {@code q} (again), merging what other tabs stored; a second read if one came meanwhile. */
+  private void read(PrincipalQueue q) {
+    boolean first = !q.loaded;
+    durable.load(q, merged -> {
+      if (first) {
+        restored(q);
+      } else {
+        merged(q, merged);
+      }
+      if (q.stale) {
+        q.stale = false;
+        read(q);
+      }
+    });
+  }
+
   /** {@code q}'s stored entries are back: when it is still the signed-in queue, its twins run and it is sent. */
   private void restored(PrincipalQueue q) {
+    announce(q);
     if (q == active) {
       runTwins(q);
       adoptProvisional();
       publish();
+      drain();
+    }
+  }
+
+  /**
+   * Entries other tabs stored joined loaded queue {@code q}: their twins run when it is the signed-in queue, except
+   * those this page already ran as provisional entries (whose provisional copies go), and the queue is sent.
+   */
+  private void merged(PrincipalQueue q, List<Entry> merged) {
+    for (Entry e : merged) {
+      Entry copy = Entry.find(provisional.entries, e.writeId);
+      if (copy != null) {
+        durable.drop(provisional, copy);
+        if (q != active) {
+          writes.dropped(e.writeId);
+        }
+      } else if (q == active) {
+        e.twin.run();
+      }
+    }
+    publish();
+    if (!loop.waiting()) {
       drain();
     }
   }
@@ -312,14 +397,83 @@ public final class Outbox {
     PrincipalQueue q = active;
     if (heardOnline && confirmed && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
       durable.move(provisional, q);
+      announce(q);
     }
   }
 
-  private void settle(Entry e, MutationOutcome outcome) {
+  /** Tells the other tabs when this one stored entries in principal queue {@code q} they have not heard of. */
+  private void announce(PrincipalQueue q) {
+    if (q.untold && q != provisional) {
+      q.untold = false;
+      tabs.queued(q);
+    }
+  }
+
+  /** This tab's send loop settled entry {@code e} of {@code q}: the other tabs hear it, and the call settles. */
+  private void settle(PrincipalQueue q, Entry e, MutationOutcome outcome, @Nullable String write,
+      @Nullable String lsn) {
+    durable.settled(e.writeId);
+    tabs.settled(q, e, outcome, write, lsn);
     Mutation call = calls.remove(e.writeId);
     if (call != null) {
       call.settle(outcome);
     }
+  }
+
+  /**
+   * Another tab stored entries in the queue whose store-key prefix is {@code prefix}: read it again when this tab has
+   * it loaded, or once it is loaded.
+   */
+  void queuedElsewhere(String prefix) {
+    PrincipalQueue q = queues.get(prefix);
+    if (q != null && q.loaded) {
+      read(q);
+    } else if (q != null) {
+      q.stale = true;
+    }
+  }
+
+  /**
+   * Another tab settled write {@code writeId} (of {@code mutator}) in the queue whose store-key prefix is
+   * {@code prefix}, as {@code verdict} says: it leaves this page's queues and overlay, and the call settles (its
+   * failure listed) when this page made it. A verdict to retry settles nothing.
+   */
+  void settledElsewhere(String prefix, String writeId, String mutator, Verdict verdict) {
+    MutationOutcome outcome;
+    if (verdict instanceof Verdict.Applied a) {
+      String write = a.write();
+      String lsn = a.lsn();
+      if (write != null && lsn != null) {
+        writes.answered(writeId, write, lsn);
+        beatSoon.run();
+      } else {
+        writes.dropped(writeId);
+      }
+      outcome = new MutationOutcome.Applied(a.result());
+    } else if (verdict instanceof Verdict.Refused r) {
+      writes.dropped(writeId);
+      outcome = new MutationOutcome.Failed(r.error());
+    } else {
+      return;
+    }
+    durable.settled(writeId);
+    PrincipalQueue q = queues.get(prefix);
+    Entry e = q == null ? null : Entry.find(q.entries, writeId);
+    if (e != null) {
+      q.entries.remove(e);
+    }
+    Entry copy = Entry.find(provisional.entries, writeId);
+    if (copy != null) {
+      durable.drop(provisional, copy);
+    }
+    Mutation call = calls.remove(writeId);
+    if (call != null) {
+      if (outcome instanceof MutationOutcome.Failed f) {
+        (q != null ? q : provisional).failed.add(new OutboxState.FailedWrite(writeId, mutator, f.error()));
+      }
+      call.settle(outcome);
+    }
+    publish();
   }
 
   private void publish() {

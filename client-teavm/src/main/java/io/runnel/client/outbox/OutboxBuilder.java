@@ -6,6 +6,7 @@ import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
+import io.runnel.client.port.Tabs;
 import io.runnel.wire.Nullable;
 import java.util.Objects;
 
@@ -21,6 +22,7 @@ public final class OutboxBuilder {
   Credentials credentials = Credentials.cookie();
   MutatorRegistry registry = MutatorRegistry.create();
   Runnable beatSoon = () -> {};
+  Tabs tabs = Tabs.alone();
   long retentionMillis = Outbox.DEFAULT_RETENTION_MILLIS;
   long retryBaseMillis = 1_000;
   long retryCapMillis = 30_000;
@@ -84,6 +86,15 @@ public final class OutboxBuilder {
   /** Asks the live client to send {@code hello} soon, so an answered write settles by LSN quickly. */
   public OutboxBuilder beatSoon(Runnable beatSoon) {
     this.beatSoon = Objects.requireNonNull(beatSoon, "beatSoon");
+    return this;
+  }
+
+  /**
+   * The page's sibling tabs ({@link Tabs#alone()} by default): the tab that holds a principal's lock drains its
+   * queue, and every tab hears of each entry stored and each outcome.
+   */
+  public OutboxBuilder tabs(Tabs tabs) {
+    this.tabs = Objects.requireNonNull(tabs, "tabs");
     return this;
   }
 

@@ -20,7 +20,8 @@ import java.util.Objects;
  * (exponential backoff, at least the node's {@code Retry-After}); a refusal fails its entry and ends the pass. When
  * the connection a pass began under drops, the pass ends at once and its in-flight entry is pending again; the late
  * answer of an ended pass still settles or fails its entry, but never sends the next one, so nothing is sent twice
- * by two passes. Once stopped, no pass starts and no timer is armed; answers still settle or fail their entries.
+ * by two passes. Once stopped, no pass starts and no timer is armed; answers still settle or fail their entries. A
+ * pass starts only while this tab leads the queue ({@link Host#leads}): with several tabs open, one drains it.
  * Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
  * that settles or fails it; every later answer for it only lets the current pass go on.
  */
@@ -34,8 +35,16 @@ final class SendLoop {
     /** Tells the outbox's listeners, when its state changed. */
     void publish();
 
-    /** The call that made {@code entry} ended with {@code outcome}. */
-    void settled(Entry entry, MutationOutcome outcome);
+    /** Whether this tab holds the queue's lock, so that it, and no other tab, sends the queue. */
+    boolean leads();
+
+    /**
+     * Entry {@code entry} of {@code q} ended with {@code outcome}: it left the queue and the store.
+     *
+     * @param write the answer's write digest, or null (always null for a failure)
+     * @param lsn the answer's LSN, or null
+     */
+    void settled(PrincipalQueue q, Entry entry, MutationOutcome outcome, @Nullable String write, @Nullable String lsn);
   }
 
   private final HttpPort http;
@@ -59,6 +68,7 @@ final class SendLoop {
   private long connectionEpoch;
   private boolean online;
   private int failures;
+  private boolean networkFailed;
   private long notBefore;
   private Scheduler.@Nullable Cancellable timer;
 
@@ -117,6 +127,16 @@ final class SendLoop {
     reset();
   }
 
+  /**
+   * Retries now when a retry timer waits out this loop's own backoff after a network failure (the page says the
+   * network is back), never before a node's {@code Retry-After}; nothing otherwise.
+   */
+  void retryNow() {
+    if (timer != null && networkFailed) {
+      drain();
+    }
+  }
+
   /** Whether a retry timer is armed (a new call then waits for it). */
   boolean waiting() {
     return timer != null;
@@ -130,7 +150,7 @@ final class SendLoop {
   /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
   void drain() {
     PrincipalQueue q = host.active();
-    if (stopped || q == null || !q.loaded || draining) {
+    if (stopped || q == null || !q.loaded || draining || !host.leads()) {
       return;
     }
     long now = scheduler.nowMillis();
@@ -198,16 +218,16 @@ final class SendLoop {
       case Verdict.Applied a -> {
         if (remove(q, e)) {
           failures = 0;
+          String write = a.write();
+          String lsn = a.lsn();
           if (q == host.active()) {
-            String write = a.write();
-            String lsn = a.lsn();
             if (write != null && lsn != null) {
               writes.answered(e.writeId, write, lsn);
             } else {
               writes.dropped(e.writeId);
             }
           }
-          host.settled(e, new MutationOutcome.Applied(a.result()));
+          host.settled(q, e, new MutationOutcome.Applied(a.result()), write, lsn);
           if (!stopped) {
             beatSoon.run();
           }
@@ -224,6 +244,7 @@ final class SendLoop {
         }
         endPass();
         failures++;
+        networkFailed = outcome instanceof HttpPort.NetworkFailed;
         notBefore = scheduler.nowMillis() + r.retryAfterMillis();
         retryIn(Math.max(r.retryAfterMillis(), backoffMillis()));
         host.publish();
@@ -258,7 +279,7 @@ final class SendLoop {
     }
     q.failed.add(new OutboxState.FailedWrite(e.writeId, e.mutator, error));
     host.publish();
-    host.settled(e, new MutationOutcome.Failed(error));
+    host.settled(q, e, new MutationOutcome.Failed(error), null, null);
   }
 
   private boolean remove(PrincipalQueue q, Entry e) {

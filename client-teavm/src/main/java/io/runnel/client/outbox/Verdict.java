@@ -44,15 +44,19 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
   static Verdict of(HttpPort.Outcome outcome, JsonPort json) {
     return switch (outcome) {
       case HttpPort.NetworkFailed failed -> new RetryLater(0, false);
-      case HttpPort.Answered answered -> ofAnswer(answered, json);
+      case HttpPort.Answered a -> of(a.status(), object(a.body(), json), a.retryAfterSeconds());
     };
   }
 
-  private static Verdict ofAnswer(HttpPort.Answered a, JsonPort json) {
-    int status = a.status();
-    long retryAfter = a.retryAfterSeconds() > 0 ? a.retryAfterSeconds() * 1000 : 0;
+  /**
+   * Classifies an answer of HTTP {@code status} with {@code body}.
+   *
+   * @param body the body, or null when it had none or was not a JSON object
+   * @param retryAfterSeconds the {@code Retry-After} header in seconds, -1 when absent
+   */
+  static Verdict of(int status, @Nullable JsonObject body, long retryAfterSeconds) {
+    long retryAfter = retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 0;
     if (status >= 200 && status < 300) {
-      JsonObject body = object(a.body(), json);
       JsonValue result = body == null ? null : body.get("result");
       return new Applied(result == null ? JsonNull.NULL : result, text(body, "write"), text(body, "lsn"));
     }
@@ -62,7 +66,7 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
     if (status == 408 || status == 429 || status >= 500) {
       return new RetryLater(retryAfter, false);
     }
-    MutationError error = error(a, json);
+    MutationError error = error(status, body);
     if (status == 409 && error.is(ErrorCode.X_IDEMPOTENCY_IN_FLIGHT)) {
       return new RetryLater(retryAfter, false);
     }
@@ -70,15 +74,14 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
   }
 
   /** The body's {@code { "code", "cause", "fix" }}, or a description of the bare status when it has none. */
-  private static MutationError error(HttpPort.Answered a, JsonPort json) {
-    JsonObject body = object(a.body(), json);
+  private static MutationError error(int answered, @Nullable JsonObject body) {
     String code = text(body, "code");
     String cause = text(body, "cause");
     String fix = text(body, "fix");
-    int status = a.status() >= 100 && a.status() <= 599 ? a.status() : 500;
+    int status = answered >= 100 && answered <= 599 ? answered : 500;
     if (code == null || code.isEmpty() || cause == null || fix == null) {
       return new MutationError("X_HTTP_" + status, status,
-          "The node answered HTTP " + a.status() + " without an error body.",
+          "The node answered HTTP " + answered + " without an error body.",
           "Check the node's URL and any proxy in front of it.");
     }
     return new MutationError(code, status, cause, fix);

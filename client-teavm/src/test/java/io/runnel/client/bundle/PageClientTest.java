@@ -93,4 +93,23 @@ class PageClientTest {
         () -> assertTrue(outbox.get(outbox.size() - 1).startsWith("{\"pending\":[{\"writeId\":\"likePost:"),
             outbox.get(outbox.size() - 1)));
   }
+
+  @Test
+  void aRecordIsHeardAsJsonNowAndAtEachChangeAndAnUnknownTypeIsOneAnswerWithAnError() {
+    List<String> heard = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
+    page.connect();
+    page.query("byLikes", "{\"org\":\"acme\"}", v -> { });
+    page.record("posts", "p1", heard::add);
+    FakeSockets.Socket node = online();
+    node.receive(snapshot("q1", 2, post("p1", "acme", "A", 5)));
+    page.record("comments", "c1", refused::add).cancel();
+    assertAll(
+        () -> assertEquals(List.of("{\"type\":\"posts\",\"key\":\"p1\",\"record\":null}",
+            "{\"type\":\"posts\",\"key\":\"p1\",\"record\":{\"id\":\"p1\",\"org\":\"acme\",\"title\":\"A\","
+            + "\"likes\":5}}"), heard, "null until a list brought it, then the row"),
+        () -> assertEquals(1, refused.size(), "one answer"),
+        () -> assertTrue(refused.get(0).startsWith("{\"type\":\"comments\",\"key\":\"c1\",\"record\":null,"
+            + "\"error\":{\"code\":\"X_INPUT_INVALID\",\"cause\":\"Field 'type' names no entity"), refused.get(0)));
+  }
 }

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-/** A durable store in a sorted map; {@code list} answers at once or when the test releases it. */
+/**
+ * A durable store in a sorted map; {@code list} answers at once, or (as IndexedDB does) with what was stored when it
+ * was asked, when the test releases it.
+ */
 public final class MapStore implements DurableStore {
 
   /** What is stored now. */
@@ -19,6 +22,7 @@ public final class MapStore implements DurableStore {
   /** When set, every {@code put} is refused (as a full quota refuses it), logged as {@code refused <key>}. */
   public boolean refusePuts;
   private final List<Runnable> heldLists = new ArrayList<>();
+  private Consumer<String> refused = key -> { };
 
   @Override
   public boolean put(String key, String value) {
@@ -39,12 +43,25 @@ public final class MapStore implements DurableStore {
 
   @Override
   public void list(String prefix, Consumer<Map<String, String>> done) {
-    Runnable answer = () -> done.accept(Map.copyOf(map.subMap(prefix, prefix + Character.MAX_VALUE)));
+    Map<String, String> now = Map.copyOf(map.subMap(prefix, prefix + Character.MAX_VALUE));
+    Runnable answer = () -> done.accept(now);
     if (holdLists) {
       heldLists.add(answer);
     } else {
       answer.run();
     }
+  }
+
+  @Override
+  public void onRefused(Consumer<String> listener) {
+    refused = listener;
+  }
+
+  /** The write of {@code key}, accepted by {@code put}, fails later (a full quota): it goes, and the listener hears. */
+  public void refuseLater(String key) {
+    log.add("refused later " + key);
+    map.remove(key);
+    refused.accept(key);
   }
 
   /** Answers every held {@code list}. */

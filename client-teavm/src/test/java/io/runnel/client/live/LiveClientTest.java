@@ -327,4 +327,41 @@ class LiveClientTest {
         () -> assertEquals(new ConnectionState.Closed(1), states.get(states.size() - 1)),
         () -> assertEquals(1, sockets.opened.size(), "the armed attempt never ran"));
   }
+
+  @Test
+  void reconnectNowWhileOfflineCallsOffTheBackoffAndOpensASocketAtOnce() {
+    FakeSockets.Socket s = online("u1");
+    s.listener.closed(1006, "gone");
+    ConnectionState waiting = client.connection();
+    client.reconnectNow();
+    ConnectionState now = client.connection();
+    int opened = sockets.opened.size();
+    scheduler.advance(375);
+    assertAll(
+        () -> assertEquals(new ConnectionState.Offline(1, 1_000_000 + 375), waiting, "it was waiting out 375 ms"),
+        () -> assertEquals(new ConnectionState.Connecting(1), now, "connecting at once"),
+        () -> assertEquals(2, opened, "a second socket opened without the clock moving"),
+        () -> assertEquals(2, sockets.opened.size(), "the backoff's retry was called off, not run as well"));
+  }
+
+  @Test
+  void reconnectNowWhileOnlineBeatsAtOnceOnTheSameSocketAndWhileConnectingOrStoppedDoesNothing() {
+    FakeSockets.Socket s = online("u1");
+    int sent = s.sent.size();
+    client.reconnectNow();
+    scheduler.runDue();
+    List<String> afterOnline = s.kinds().subList(sent, s.sent.size());
+    s.listener.closed(1006, "gone");
+    scheduler.advance(375);
+    client.reconnectNow();
+    int whileConnecting = sockets.opened.size();
+    client.stop();
+    client.reconnectNow();
+    assertAll(
+        () -> assertEquals(List.of("hello"), afterOnline, "a beat checks the socket; nothing is dropped"),
+        () -> assertEquals(-1, s.closedWith, "the working socket was not closed by the call"),
+        () -> assertEquals(2, whileConnecting, "an attempt already under way is not doubled"),
+        () -> assertEquals(2, sockets.opened.size(), "a stopped client stays stopped"),
+        () -> assertInstanceOf(ConnectionState.Closed.class, client.connection()));
+  }
 }

@@ -40,7 +40,7 @@ class OutboxCallTest {
         () -> assertEquals(Map.of("Idempotency-Key", key(1), "Content-Type", "application/json",
             "Authorization", "Bearer t1"), sent.request.headers(), "headers"),
         () -> assertEquals("{\"input\":{\"postId\":\"p1\"}}", sent.request.body(), "body"),
-        () -> assertEquals(List.of("put runnel.outbox.ada.1"), page.store.log,
+        () -> assertEquals(List.of("put " + Page.stored("ada", 0, 1)), page.store.log,
             "the entry is stored before the request leaves"),
         () -> assertNull(call.outcome(), "pending until answered"),
         () -> assertTrue(page.state().pending().get(0).sending(), "the state shows it sending"));
@@ -183,5 +183,44 @@ class OutboxCallTest {
         () -> assertEquals(List.of(1_000L), page.clock.armed(), "a retry timer"),
         () -> assertNull(call.outcome(), "still pending"),
         () -> assertEquals(List.of(key(1)), page.pendingIds(), "pending, not failed"));
+  }
+
+  @Test
+  void retryNowCutsTheBackoffAfterANetworkFailureShort() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.http.open().networkFails();
+    List<Long> armed = page.clock.armed();
+    page.outbox.retryNow();
+    assertAll(
+        () -> assertEquals(List.of(1_000L), armed, "the backoff was armed"),
+        () -> assertEquals(List.of(key(1), key(1)), page.http.keys(), "sent again at once, under its key"),
+        () -> assertEquals(List.of(), page.clock.armed(), "the backoff's timer was called off"));
+  }
+
+  @Test
+  void retryNowNeverGoesBeforeANodesRetryAfterNorCutsTheBackoffAfterAServerError() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.http.open().answer(429, "", 30);
+    page.outbox.retryNow();
+    int afterRetryAfter = page.http.calls.size();
+    page.clock.advance(30_000);
+    page.http.open().answer(503, "");
+    page.outbox.retryNow();
+    int afterServerError = page.http.calls.size();
+    page.clock.advance(2_000);
+    assertAll(
+        () -> assertEquals(1, afterRetryAfter, "the node asked for 30 s"),
+        () -> assertEquals(2, afterServerError, "a 503 backs off: the network being back does not change that"),
+        () -> assertEquals(3, page.http.calls.size(), "the backoff's own timer still sends it"));
+  }
+
+  @Test
+  void retryNowWithNothingWaitingSendsNothing() {
+    Page page = new Page().signedIn("ada");
+    page.like("p1");
+    page.outbox.retryNow();
+    assertEquals(1, page.http.calls.size(), "the request in flight is not doubled");
   }
 }

@@ -2,6 +2,7 @@ package io.runnel.client.outbox;
 
 import static io.runnel.client.outbox.Page.DIGEST;
 import static io.runnel.client.outbox.Page.key;
+import static io.runnel.client.outbox.Page.stored;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class OutboxProvisionalTest {
 
-  private static final String PROVISIONAL = "runnel.outbox.!provisional.";
+  private static final String PROVISIONAL = "!provisional";
 
   private static List<String> outboxKeys(MapStore store) {
     List<String> out = new ArrayList<>();
@@ -42,7 +43,7 @@ class OutboxProvisionalTest {
         () -> assertEquals(key(1), first.writeId(), "a write id like any other"),
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}",
             "apply " + key(2) + " {\"postId\":\"p2\"}"), page.writes.log, "both twins ran into the overlay"),
-        () -> assertEquals(List.of(PROVISIONAL + "1", PROVISIONAL + "2"), outboxKeys(page.store),
+        () -> assertEquals(List.of(stored(PROVISIONAL, 0, 1), stored(PROVISIONAL, 1, 2)), outboxKeys(page.store),
             "stored entry by entry under the provisional key"),
         () -> assertEquals(List.of(key(1), key(2)), page.pendingIds(), "the page sees them pending"),
         () -> assertEquals(List.of(), page.http.calls, "no actor is known, so nothing is sent"));
@@ -52,8 +53,8 @@ class OutboxProvisionalTest {
   void onTheFirstOnlineTheEntriesJoinTheActorsQueueKeyByKeyAfterItsOwnAndAreSentInOrderUnderTheirKeys() {
     FakeScheduler clock = new FakeScheduler(1_700_000_000_000L);
     MapStore store = new MapStore();
-    store.put("runnel.outbox.ada.1", "{\"v\":\"1\",\"seq\":\"1\",\"key\":\"likePost:earlier\",\"mutator\":"
-        + "\"likePost\",\"input\":{\"postId\":\"p0\"},\"createdAt\":\"" + clock.nowMillis() + "\"}");
+    store.put("runnel.outbox.ada.1.likePost:earlier", "{\"v\":\"2\",\"seq\":\"1\",\"key\":\"likePost:earlier\","
+        + "\"mutator\":\"likePost\",\"input\":{\"postId\":\"p0\"},\"createdAt\":\"" + clock.nowMillis() + "\"}");
     store.log.clear();
     Page page = new Page(clock, store);
     page.like("p1");
@@ -63,7 +64,7 @@ class OutboxProvisionalTest {
     page.http.open().ok(DIGEST);
     List<String> pendingBeforeOnline = page.pendingIds();
     page.online(1);
-    int moved = store.log.indexOf("put runnel.outbox.ada.2");
+    int moved = store.log.indexOf("put " + stored("ada", 0, 1));
     List<String> movedLog = List.copyOf(store.log.subList(moved, moved + 4));
     List<String> storedAfterMove = outboxKeys(store);
     page.http.open().ok(DIGEST);
@@ -71,10 +72,11 @@ class OutboxProvisionalTest {
     assertAll(
         () -> assertEquals(1, beforeOnline, "signed in offline, ada's own entry goes; the provisional ones wait"),
         () -> assertEquals(List.of(key(1), key(2)), pendingBeforeOnline, "still shown pending"),
-        () -> assertEquals(List.of("put runnel.outbox.ada.2", "remove " + PROVISIONAL + "1",
-            "put runnel.outbox.ada.3", "remove " + PROVISIONAL + "2"), movedLog,
+        () -> assertEquals(List.of("put " + stored("ada", 0, 1), "remove " + stored(PROVISIONAL, 0, 1),
+            "put " + stored("ada", 1, 2), "remove " + stored(PROVISIONAL, 1, 2)), movedLog,
             "re-keyed entry by entry, each written under ada before its provisional key goes"),
-        () -> assertEquals(List.of("runnel.outbox.ada.2", "runnel.outbox.ada.3"), storedAfterMove),
+        () -> assertEquals(List.of(stored("ada", 0, 1), stored("ada", 1, 2)), storedAfterMove,
+            "after ada's own entry, in (seq, write id) order"),
         () -> assertEquals(List.of("likePost:earlier", key(1), key(2)), page.http.keys(),
             "after ada's own, in call order, under their original keys"),
         () -> assertEquals(List.of(), outboxKeys(store), "drained"),
@@ -92,8 +94,9 @@ class OutboxProvisionalTest {
     List<String> online = outboxKeys(page.store);
     page.http.open().ok(DIGEST);
     assertAll(
-        () -> assertEquals(List.of(PROVISIONAL + "1"), whileRemembered, "a remembered actor does not adopt it"),
-        () -> assertEquals(List.of("runnel.outbox.ada.1"), online, "the actor named online does"),
+        () -> assertEquals(List.of(stored(PROVISIONAL, 0, 1)), whileRemembered,
+            "a remembered actor does not adopt it"),
+        () -> assertEquals(List.of(stored("ada", 0, 1)), online, "the actor named online does"),
         () -> assertEquals(List.of(key(1)), page.http.keys()),
         () -> assertInstanceOf(MutationOutcome.Applied.class, call.outcome(), "the call's handle settles"),
         () -> assertTrue(page.writes.log.contains("answered " + key(1) + " " + DIGEST + " " + Page.LSN),
@@ -133,7 +136,7 @@ class OutboxProvisionalTest {
         () -> assertEquals(0, sentBeforeLists),
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "sent once both queues were read back"),
-        () -> assertEquals(List.of("runnel.outbox.ada.1"), outboxKeys(store), "under ada's key"));
+        () -> assertEquals(List.of(stored("ada", 0, 1)), outboxKeys(store), "under ada's key"));
   }
 
   @Test
@@ -147,8 +150,26 @@ class OutboxProvisionalTest {
     assertAll(
         () -> assertEquals(1, errors.size(), "the refusal is reported"),
         () -> assertInstanceOf(StoreRefusedException.class, errors.get(0)),
-        () -> assertTrue(errors.get(0).getMessage().contains("runnel.outbox.ada.1"), errors.get(0).getMessage()),
+        () -> assertTrue(errors.get(0).getMessage().contains(stored("ada", 0, 1)), errors.get(0).getMessage()),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "this page still sends it"));
+  }
+
+  @Test
+  void aWriteTheStoreRefusesAfterAcceptingItIsReportedAndTheCallIsStillSent() {
+    Page page = new Page();
+    List<RunnelException> errors = new ArrayList<>();
+    page.outbox.onError(errors::add);
+    page.signedIn("ada");
+    page.http.offline = true;
+    page.like("p1");
+    page.store.refuseLater(stored("ada", 0, 1));
+    page.http.offline = false;
+    page.clock.advance(1_000);
+    assertAll(
+        () -> assertEquals(1, errors.size(), "the late refusal is reported: " + errors),
+        () -> assertInstanceOf(StoreRefusedException.class, errors.get(0)),
+        () -> assertTrue(errors.get(0).getMessage().contains(stored("ada", 0, 1)), errors.get(0).getMessage()),
+        () -> assertEquals(List.of(key(1), key(1)), page.http.keys(), "this page still sends it"));
   }
 
   @Test
@@ -161,7 +182,8 @@ class OutboxProvisionalTest {
     page.store.refusePuts = true;
     page.online(1);
     assertAll(
-        () -> assertEquals(List.of(PROVISIONAL + "1"), outboxKeys(page.store), "the old key is kept, not removed"),
+        () -> assertEquals(List.of(stored(PROVISIONAL, 0, 1)), outboxKeys(page.store),
+            "the old key is kept, not removed"),
         () -> assertEquals(1, errors.size(), "the refusal is reported: " + errors),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "this page still sends it"));
   }

@@ -2,6 +2,7 @@ package io.runnel.client.outbox;
 
 import static io.runnel.client.outbox.Page.DIGEST;
 import static io.runnel.client.outbox.Page.key;
+import static io.runnel.client.outbox.Page.stored;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -157,8 +158,8 @@ class OutboxReplayTest {
     Page page = threeQueuedOffline();
     page.online(2);
     page.http.open().ok(DIGEST);
-    assertEquals(List.of("put runnel.outbox.ada.1", "put runnel.outbox.ada.2", "put runnel.outbox.ada.3",
-        "remove runnel.outbox.ada.1"), page.store.log, "one key per entry");
+    assertEquals(List.of("put " + stored("ada", 0, 1), "put " + stored("ada", 1, 2), "put " + stored("ada", 2, 3),
+        "remove " + stored("ada", 0, 1)), page.store.log, "one key per entry, each naming its seq and write id");
   }
 
   @Test
@@ -176,7 +177,8 @@ class OutboxReplayTest {
         () -> assertEquals("apply " + early.writeId() + " {\"postId\":\"p9\"}", after.writes.log.get(3),
             "the early call's twin runs after the three restored"),
         () -> assertEquals(List.of(key(1), key(2), key(3), early.writeId()), after.pendingIds(), "queued last"),
-        () -> assertTrue(store.map.containsKey("runnel.outbox.ada.4"), "stored after the restored ones"));
+        () -> assertTrue(store.map.containsKey("runnel.outbox.ada." + (Page.SEQ + 3) + "." + early.writeId()),
+            "stored after the restored ones"));
   }
 
   @Test
@@ -253,7 +255,7 @@ class OutboxReplayTest {
     page.http.open().networkFails();
     Page other = page.reload().signedIn("a");
     assertAll(
-        () -> assertEquals("runnel.outbox.a%002Eb.1", page.store.map.firstKey(), "the id is escaped"),
+        () -> assertEquals(stored("a%002Eb", 0, 1), page.store.map.firstKey(), "the id is escaped"),
         () -> assertEquals(OutboxState.EMPTY, other.state(), "principal 'a' does not see 'a.b''s queue"));
   }
 

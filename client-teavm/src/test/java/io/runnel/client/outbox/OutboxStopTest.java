@@ -31,7 +31,7 @@ class OutboxStopTest {
         () -> assertEquals(List.of(), page.clock.armed(), "stop cancelled it"),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "no retry, no new pass online, no drain"),
         () -> assertEquals(List.of(key(1)), page.pendingIds(), "the entry waits in the store for the next page"),
-        () -> assertTrue(page.store.map.containsKey("runnel.outbox.ada.1")));
+        () -> assertTrue(page.store.map.containsKey(Page.stored("ada", 0, 1))));
   }
 
   @Test
@@ -43,7 +43,7 @@ class OutboxStopTest {
     assertAll(
         () -> assertEquals(List.of(), page.http.calls, "nothing sent"),
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log, "the twin ran"),
-        () -> assertTrue(page.store.map.containsKey("runnel.outbox.ada.1"), "stored for the next page"),
+        () -> assertTrue(page.store.map.containsKey(Page.stored("ada", 0, 1)), "stored for the next page"),
         () -> assertNull(call.outcome(), "pending"));
   }
 
@@ -64,7 +64,7 @@ class OutboxStopTest {
         () -> assertTrue(page.writes.log.contains("answered " + key(1) + " " + DIGEST + " " + Page.LSN),
             "the overlay is told, so it settles"),
         () -> assertEquals(List.of(key(2)), page.pendingIds(), "the first left the queue"),
-        () -> assertEquals(List.of("runnel.outbox.ada.2"), List.copyOf(page.store.map.keySet()),
+        () -> assertEquals(List.of(Page.stored("ada", 1, 2)), List.copyOf(page.store.map.keySet()),
             "and the store"),
         () -> assertEquals(List.of(key(1)), page.http.keys(), "the second is not sent"),
         () -> assertEquals(0, page.beats, "no beat is asked of a closed connection"));

@@ -6,6 +6,8 @@ import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
+import io.runnel.client.port.Ids;
+import io.runnel.client.port.Tabs;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonCodec;
 import java.util.ArrayList;
@@ -40,6 +42,11 @@ final class Page {
   }
 
   Page(FakeScheduler clock, MapStore store) {
+    this(clock, store, Tabs.alone(), new CountingIds());
+  }
+
+  /** A tab of the browser whose store and clock are given, with its own ids. */
+  Page(FakeScheduler clock, MapStore store, Tabs tabs, Ids ids) {
     this.clock = clock;
     this.store = store;
     this.outbox = Outbox.builder()
@@ -47,7 +54,8 @@ final class Page {
         .http(http)
         .store(store)
         .json(new WireJsonPort())
-        .ids(new CountingIds())
+        .ids(ids)
+        .tabs(tabs)
         .scheduler(clock)
         .writes(writes)
         .credentials(credentials)
@@ -79,10 +87,26 @@ final class Page {
     outbox.connection(new ConnectionState.Offline(epoch, clock.nowMillis() + 1_000));
   }
 
+  /** The seq of the first entry stored at the clock's start ({@code now ms × 1000}). */
+  static final long SEQ = 1_700_000_000_000_000L;
+
+  /**
+   * The store key of the n-th call (from 1) in {@code queue} ({@code ada}, {@code !provisional}), stored with seq
+   * {@code SEQ + seqOffset}.
+   */
+  static String stored(String queue, int seqOffset, int n) {
+    return "runnel.outbox." + queue + "." + (SEQ + seqOffset) + "." + key(n);
+  }
+
   /** The idempotency key of the n-th call this page made (from 1). */
   static String key(int n) {
+    return key("0000", n);
+  }
+
+  /** The idempotency key of the n-th call (from 1) of a page whose ids are in {@code group}. */
+  static String key(String group, int n) {
     String digits = Integer.toString(n);
-    return "likePost:00000000-0000-0000-0000-" + "000000000000".substring(digits.length()) + digits;
+    return "likePost:00000000-0000-0000-" + group + "-" + "000000000000".substring(digits.length()) + digits;
   }
 
   OutboxState state() {
