@@ -31,13 +31,6 @@ class TypeDeclarationsTest {
   private static final Path SOURCE = Path.of("src", "main", "typescript");
   private static final Path SHIPPED = Path.of("target", "js");
 
-  /**
-   * Names the declarations promise that a branch's Java may not export yet: {@code record}, which {@code DSL.md}'s
-   * API has and {@code JsClient} gains with the record subscription. Once {@code JsClient.record} exists this adds
-   * nothing, and its parameter count is checked like any other.
-   */
-  private static final Map<String, Integer> DECLARED_AHEAD = Map.of("record", 3);
-
   @Test
   void theBundleFunctionsAreDeclaredAsRuntimeBundleExportsThem() {
     assertEquals(exports(RuntimeBundle.class, true), functions(declarations("runnel-client.d.ts")),
@@ -55,9 +48,7 @@ class TypeDeclarationsTest {
 
   @Test
   void theClientObjectIsDeclaredAsJsClientExportsIt() {
-    Map<String, Integer> java = exports(JsClient.class, false);
-    DECLARED_AHEAD.forEach(java::putIfAbsent);
-    assertEquals(java, members(declarations("runnel-client.d.ts"), "RunnelClient"),
+    assertEquals(exports(JsClient.class, false), members(declarations("runnel-client.d.ts"), "RunnelClient"),
         "interface RunnelClient: names and parameter counts of JsClient's @JSExport methods");
   }
 
