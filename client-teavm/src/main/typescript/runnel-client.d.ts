@@ -100,29 +100,5 @@ export interface RunnelClient {
   close(): void;
 }
 
-/**
- * The bundle's refs as JSON text: {"entities": [{name, key}], "queries": [{name, live, perActor}],
- * "mutators": [{name, twin, conflict}]}.
- */
-export function describe(): string;
-
-/** A query's input (JSON text) checked by its codec: {"input": …} or {"error": RunnelError}. */
-export function queryInput(query: string, inputJson: string): string;
-
-/** A mutator's input (JSON text) checked by its codec: {"input": …} or {"error": RunnelError}. */
-export function mutatorInput(mutator: string, inputJson: string): string;
-
-/**
- * The keys of the records (a JSON array of the query's entity) that the query matches, in its order and cut to its
- * limit: {"keys": […]} or {"error": …}. actorId is the signed-in actor's id for a per-actor query, else null.
- */
-export function place(query: string, inputJson: string, actorId: string | null, recordsJson: string): string;
-
-/**
- * Runs a mutator's twin over records (JSON [{type, record}]): {"twin": true, "records": [{type, key, record}]} with the
- * records it changed (record null for a delete), {"twin": false, "records": []} without a twin, or {"error": …}.
- */
-export function runTwin(mutator: string, inputJson: string, recordsJson: string): string;
-
 /** Builds the page's client from the browser's ports (IndexedDB, Web Locks, WebSocket, fetch) and opens its socket. */
 export function connect(options: ConnectOptions): RunnelClient;

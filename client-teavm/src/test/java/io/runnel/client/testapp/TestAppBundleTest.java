@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.runnel.client.bundle.RuntimeBundle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The two bundles run under node and answer every call exactly as their entry classes do on the JVM: the test
- * app's exports over its refs, and the runtime's with none. One part differs by design: text that is not JSON is
+ * The test app's probe bundle ({@code app-probe.js}, {@link AppProbe}) runs under node and answers every call
+ * exactly as {@link BundleApi} does on the JVM over the same refs, so the DSL's client-safe classes (codecs, the
+ * matcher and its order, timestamps, twins) behave alike once TeaVM compiled them. One part differs by design: text that is not JSON is
  * refused by the browser's {@code JSON.parse} in a bundle and by the DSL's parser on the JVM, so the cause of
  * that error is compared up to the parser's own words ({@link #SYNTAX}).
  */
@@ -53,33 +53,28 @@ class TestAppBundleTest {
         + "\"like_count\":2147483646,\"liked_by_me\":false,\"created_at\":\"" + createdAt + "\"}";
   }
 
-  private static String jvm(boolean app, Call c) {
+  private static String jvm(Call c) {
     String[] a = c.args();
     return switch (c.function()) {
-      case "describe" -> app ? TestApp.describe() : RuntimeBundle.describe();
-      case "queryInput" -> app ? TestApp.queryInput(a[0], a[1]) : RuntimeBundle.queryInput(a[0], a[1]);
-      case "mutatorInput" -> app ? TestApp.mutatorInput(a[0], a[1]) : RuntimeBundle.mutatorInput(a[0], a[1]);
-      case "place" -> app ? TestApp.place(a[0], a[1], a[2], a[3]) : RuntimeBundle.place(a[0], a[1], a[2], a[3]);
-      case "runTwin" -> app ? TestApp.runTwin(a[0], a[1], a[2]) : RuntimeBundle.runTwin(a[0], a[1], a[2]);
+      case "describe" -> AppProbe.describe();
+      case "queryInput" -> AppProbe.queryInput(a[0], a[1]);
+      case "mutatorInput" -> AppProbe.mutatorInput(a[0], a[1]);
+      case "place" -> AppProbe.place(a[0], a[1], a[2], a[3]);
+      case "runTwin" -> AppProbe.runTwin(a[0], a[1], a[2]);
       default -> throw new IllegalArgumentException(c.function());
     };
   }
 
   @Test
-  void theTestAppBundleAnswersAsTheJvmDoes(@TempDir Path dir) throws Exception {
-    compare(true, Path.of("target", "js", "test-app.js"), dir);
-  }
-
-  @Test
-  void theRuntimeBundleAnswersAsTheJvmDoes(@TempDir Path dir) throws Exception {
-    compare(false, Path.of("target", "js", "runnel-client.js"), dir);
+  void theTestAppProbeBundleAnswersAsTheJvmDoes(@TempDir Path dir) throws Exception {
+    compare(Path.of("target", "js-probe", "app-probe.js"), dir);
   }
 
   @Test
   void theScenarioExercisesEveryExportWithAnswersAndErrors() {
     List<String> answers = new ArrayList<>();
     for (Call c : scenario()) {
-      answers.add(jvm(true, c));
+      answers.add(jvm(c));
     }
     String all = String.join("\n", answers);
     assertTrue(all.contains("\"like_count\":2147483647"), all);
@@ -91,7 +86,7 @@ class TestAppBundleTest {
         "a cause is cut after its escaped quotes, at its closing quote");
   }
 
-  private static void compare(boolean app, Path bundle, Path dir) throws Exception {
+  private static void compare(Path bundle, Path dir) throws Exception {
     assertTrue(Files.isRegularFile(bundle), "TeaVM wrote " + bundle.toAbsolutePath() + " in process-classes");
     Path node = Path.of("/usr/bin/node");
     if (!Files.isExecutable(node)) {
@@ -108,7 +103,7 @@ class TestAppBundleTest {
         args.append(args.length() == 0 ? "" : ", ").append(a == null ? "null" : quote(a));
       }
       js.append("out.push(norm(b.").append(c.function()).append('(').append(args).append(")));\n");
-      expected.add(normalised(jvm(app, c)));
+      expected.add(normalised(jvm(c)));
     }
     js.append("process.stdout.write(JSON.stringify(out));\n");
     Path script = dir.resolve("run.mjs");

@@ -1,10 +1,10 @@
-package io.runnel.client.bundle;
+package io.runnel.client.testapp;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.runnel.client.Refs;
-import io.runnel.client.testapp.TestBoard;
+import io.runnel.client.bundle.WireJsonPort;
 import org.junit.jupiter.api.Test;
 
 /** The bundles' API on the JVM, over the test app's declarations. */
@@ -83,11 +83,12 @@ class BundleApiTest {
   }
 
   @Test
-  void theRuntimeAloneCarriesNoDeclarations() {
+  void noRefsMeansNoDeclarations() {
+    BundleApi none = new BundleApi(new Refs(), new WireJsonPort());
     assertAll(
-        () -> assertEquals("{\"entities\":[],\"queries\":[],\"mutators\":[]}", RuntimeBundle.describe()),
-        () -> assertEquals("X_LIVE_QUERY_UNKNOWN", code(RuntimeBundle.queryInput("liveFeed", "{}"))),
-        () -> assertEquals("X_MUTATOR_UNKNOWN", code(RuntimeBundle.runTwin("likePost", "{}", "[]"))));
+        () -> assertEquals("{\"entities\":[],\"queries\":[],\"mutators\":[]}", none.describe()),
+        () -> assertEquals("X_LIVE_QUERY_UNKNOWN", code(none.queryInput("liveFeed", "{}"))),
+        () -> assertEquals("X_MUTATOR_UNKNOWN", code(none.runTwin("likePost", "{}", "[]"))));
   }
 
   /** The error code of an answer, or "none". */

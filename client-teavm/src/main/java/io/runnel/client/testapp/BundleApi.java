@@ -1,4 +1,4 @@
-package io.runnel.client.bundle;
+package io.runnel.client.testapp;
 
 import io.runnel.client.Refs;
 import io.runnel.client.port.JsonPort;
@@ -30,13 +30,15 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
- * What a bundle exports to the page today, as JSON text in and out (the page calls {@code JSON.stringify} and
- * {@code JSON.parse}): the registered declarations, input encoding through the refs' codecs, the placement of
- * records in a query's order, and a mutator's local twin run over records the page passes. Every answer is a JSON
- * object; a failure is {@code {"error": {"code", "cause", "fix"}}} with the protocol's codes.
+ * The test app's probe API, exported by {@code app-probe.js} ({@link AppProbe}) and called on the JVM alike, as JSON
+ * text in and out: the registered declarations, input encoding through the refs' codecs, the placement of records
+ * in a query's order, and a mutator's local twin run over records passed in. {@code TestAppBundleTest} runs the
+ * same calls in the TeaVM bundle under node and on the JVM and requires the same answers, so a DSL class that TeaVM
+ * compiles differently (numbers, timestamps, ordering, codecs) fails the build. Every answer is a JSON object; a
+ * failure is {@code {"error": {"code", "cause", "fix"}}} with the protocol's codes.
  *
- * <p>The connected client (live queries, mutations, connection and outbox) is {@link PageClient}, which the entry
- * classes' {@code connect} answers; the entry classes only delegate, so the logic is tested on the JVM.
+ * <p>Pages never need it: the shipped bundles export only {@code connect}, whose client places optimistic records
+ * and runs twins itself ({@code io.runnel.client.bundle.PageClient}).
  */
 public final class BundleApi {
 
