@@ -28,7 +28,8 @@ public class SocketClient implements WebSocket.Listener {
     SocketClient c = new SocketClient();
     WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30));
     headers.forEach(b::header);
-    c.ws = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), c).join();
+    c.ws = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
     return c;
   }
 

@@ -121,7 +121,8 @@ class StalledReaderTest {
       List<WebSocket> sockets = new ArrayList<>();
       for (int i = 0; i < OTHERS; i++) {
         Counting c = new Counting();
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).buildAsync(uri, c).join();
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).buildAsync(uri, c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         ws.sendText("{\"t\":\"sub\",\"sid\":\"f\",\"q\":\"feed\",\"in\":{}}", true).join();
         others.add(c);
         sockets.add(ws);

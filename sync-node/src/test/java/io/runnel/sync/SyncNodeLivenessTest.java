@@ -79,7 +79,8 @@ class SyncNodeLivenessTest {
     };
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("quiet", "q-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
     c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"bigRows\",\"in\":{}}");
     assertEquals("snapshot", SyncNodeTest.t(c.next()));
     for (int beat = 0; beat < 30; beat++) {
@@ -97,7 +98,8 @@ class SyncNodeLivenessTest {
     SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
     for (int i = 0; i < 300; i++) {
       c.send("{\"t\":\"hello\",\"v\":1}");
     }
@@ -129,7 +131,8 @@ class SyncNodeLivenessTest {
     SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("big", "big-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
     c.send("{\"t\":\"sub\",\"sid\":\"all\",\"q\":\"bigRows\",\"in\":{}}");
     JsonObject snapshot = c.next();
     assertAll(

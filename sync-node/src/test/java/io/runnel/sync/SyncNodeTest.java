@@ -224,7 +224,8 @@ class SyncNodeTest {
     String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
     SocketClient c = new SocketClient();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c).join();
+        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();
     String reused = rawUpgrade(null, "/v1/sync?ticket=" + ticket, null);

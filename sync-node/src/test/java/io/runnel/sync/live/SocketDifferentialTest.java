@@ -197,7 +197,8 @@ class SocketDifferentialTest {
       Actor actor = LiveWindowDifferentialTest.actor(orgs[sub.org()], sub.user());
       Client c = new Client();
       c.ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token(actor))
-          .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c).join();
+          .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
+        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
       c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + LiveWindowDifferentialTest.QUERIES.get(sub.query()).name()
           + "\",\"in\":" + LiveWindowDifferentialTest.Input.CODEC.encode(sub.input()) + "}", true).join();
       clients.add(c);
