@@ -83,14 +83,16 @@ class RecordTest {
         s.executeUpdate();
       }
       awaitLast(tab, key, "renamed there");
-      try (Connection c = world.db.connect(); PreparedStatement s = c.prepareStatement("DELETE FROM notes WHERE id = ?")) {
+      try (Connection c = world.db.connect();
+          PreparedStatement s = c.prepareStatement("DELETE FROM notes WHERE id = ?")) {
         s.setObject(1, id);
         s.executeUpdate();
       }
       awaitLast(tab, key, null);
       watch(tab, "nope");
       List<Object> unknown = (List<Object>) tab.page.evaluate("() => { const out = [];"
-          + " window.runnel.record('no_such_type', 'k', v => out.push(v.error ? v.error.code : 'no error')); return out; }");
+          + " window.runnel.record('no_such_type', 'k', v => out.push(v.error ? v.error.code : 'no error'));"
+          + " return out; }");
       assertAll(
           () -> assertEquals("renamed here", rightAfter.get(rightAfter.size() - 1), "the twin showed at once"),
           () -> assertEquals(java.util.Arrays.asList(null, "appeared", "renamed here", "renamed there", null),
