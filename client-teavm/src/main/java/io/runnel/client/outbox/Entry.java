@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 final class Entry {
 
-  private static final String PREFIX = "runnel.outbox.";
+  static final String PREFIX = "runnel.outbox.";
   private static final String HEX = "0123456789ABCDEF";
 
   /** The order within the principal's queue (with the write id); assigned once the queue is loaded. */

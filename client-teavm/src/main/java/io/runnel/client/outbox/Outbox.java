@@ -401,11 +401,15 @@ public final class Outbox {
     }
   }
 
-  /** Tells the other tabs when this one stored entries in principal queue {@code q} they have not heard of. */
+  /**
+   * Tells the other tabs when this one stored entries in principal queue {@code q} they have not heard of, once the
+   * store has them: a tab told sooner (IndexedDB commits after {@code put} returns) would read the queue without them
+   * and hear of them no more.
+   */
   private void announce(PrincipalQueue q) {
     if (q.untold && q != provisional) {
       q.untold = false;
-      tabs.queued(q);
+      durable.afterWrites(() -> tabs.queued(q));
     }
   }
 

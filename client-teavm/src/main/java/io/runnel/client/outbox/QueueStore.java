@@ -171,6 +171,14 @@ final class QueueStore {
     }
   }
 
+  /**
+   * Runs {@code done} once every write this tab made so far is stored, where other tabs read it: a {@code list}
+   * answers only after them ({@link DurableStore}), here of a prefix no key has.
+   */
+  void afterWrites(Runnable done) {
+    store.list(Entry.PREFIX + "!written.", nothing -> done.run());
+  }
+
   /** Removes entry {@code e} from {@code q} and from the store. */
   void drop(PrincipalQueue q, Entry e) {
     q.entries.remove(e);

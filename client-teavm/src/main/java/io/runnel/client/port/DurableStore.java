@@ -6,7 +6,8 @@ import java.util.function.Consumer;
 /**
  * A durable key-value store that survives a reload (IndexedDB in the browser), shared by every tab of the origin:
  * the outbox writes each entry under its own key, never the queue as a whole. Writes are ordered; a {@link #list}
- * sees every earlier write of this tab and whatever other tabs wrote before it ran.
+ * answers only once every earlier write of this tab is stored, where other tabs see it too, and sees whatever other
+ * tabs stored before it ran.
  */
 public interface DurableStore {
 

@@ -263,7 +263,9 @@ class OutboxTabsTest {
     origin.deliver();
     store.holdLists = true;
     a.signedIn("ada");
+    store.holdLists = false;
     b.like("p1");
+    store.holdLists = true;
     origin.deliver();
     store.releaseLists();
     List<String> afterFirstRead = a.pendingIds();
@@ -285,6 +287,31 @@ class OutboxTabsTest {
     assertAll(
         () -> assertEquals(List.of(), b.pendingIds(), "b's read saw a1 stored, but a1 had settled meanwhile"),
         () -> assertFalse(b.writes.log.contains("apply " + a(1) + " {\"postId\":\"p1\"}"), "no twin ran for it"),
+        () -> assertEquals(Map.of(), store.map));
+  }
+
+  @Test
+  void aTabTellsTheOthersOfACallOnlyOnceItsEntryIsCommittedSoTheHolderReadsItAndSendsIt() {
+    FakeTabs tabs = new FakeTabs();
+    Page holder = new Page(clock, store, store.connection(), tabs.open("holder"), new CountingIds("000a"));
+    Page other = new Page(clock, store, store.connection(), tabs.open("other"), new CountingIds("000b"));
+    holder.signedIn("ada");
+    other.signedIn("ada");
+    tabs.deliver();
+    store.deferCommits = true;
+    Mutation call = other.like("p1");
+    tabs.deliver();
+    List<String> sentBeforeCommit = holder.http.keys();
+    store.commit();
+    tabs.deliver();
+    holder.http.open().ok(DIGEST);
+    store.commit();
+    tabs.deliver();
+    assertAll(
+        () -> assertEquals(List.of(), sentBeforeCommit, "nothing to send before the entry is stored"),
+        () -> assertEquals(List.of(b(1)), holder.http.keys(),
+            "the holder heard of the call once its entry was committed, read it and sent it"),
+        () -> assertInstanceOf(MutationOutcome.Applied.class, call.outcome()),
         () -> assertEquals(Map.of(), store.map));
   }
 

@@ -6,6 +6,7 @@ import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
+import io.runnel.client.port.DurableStore;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.Tabs;
 import io.runnel.dsl.MutatorRef;
@@ -47,12 +48,17 @@ final class Page {
 
   /** A tab of the browser whose store and clock are given, with its own ids. */
   Page(FakeScheduler clock, MapStore store, Tabs tabs, Ids ids) {
+    this(clock, store, store, tabs, ids);
+  }
+
+  /** A tab of the browser whose store and clock are given, reaching the store through {@code connection}. */
+  Page(FakeScheduler clock, MapStore store, DurableStore connection, Tabs tabs, Ids ids) {
     this.clock = clock;
     this.store = store;
     this.outbox = Outbox.builder()
         .baseUrl("https://app.example/")
         .http(http)
-        .store(store)
+        .store(connection)
         .json(new WireJsonPort())
         .ids(ids)
         .tabs(tabs)

@@ -62,4 +62,31 @@ class NodeRestartTest {
           () -> assertEquals(List.of(), tab.errors(), "no page error"));
     }
   }
+
+  @Test
+  void aTabShownAgainReconnectsAtOnceInsteadOfWaitingOutItsBackoff() throws Exception {
+    try (BrowserContext context = world.newContext()) {
+      NotesTab tab = NotesTab.open(context, world.pageUrl("shown"));
+      tab.page.evaluate("() => window.runnel.connection(s => { window.lastConnection = s; })");
+      world.stopNode();
+      try {
+        // Wait until the next try is over 2.5 s away (the backoff caps at 4 s), so a reconnect sooner is the
+        // visible event's doing.
+        tab.page.waitForFunction("() => window.lastConnection.state === 'offline'"
+            + " && window.lastConnection.reconnectAt - Date.now() > 2500", null,
+            new com.microsoft.playwright.Page.WaitForFunctionOptions().setTimeout(60_000));
+      } finally {
+        world.startNode();
+      }
+      long shown = System.nanoTime();
+      tab.page.evaluate("""
+          () => {
+            Object.defineProperty(document, 'visibilityState', {get: () => 'visible', configurable: true});
+            document.dispatchEvent(new Event('visibilitychange'));
+          }""");
+      tab.awaitConnection("online");
+      long millis = (System.nanoTime() - shown) / 1_000_000;
+      assertTrue(millis < 1_500, "online " + millis + " ms after the tab was shown");
+    }
+  }
 }

@@ -30,8 +30,10 @@ final class NotesTab {
   private final List<String> answered = new ArrayList<>();
   private final List<String> pageErrors = new ArrayList<>();
   private final List<Route> held = new ArrayList<>();
+  private final List<Route> lost = new ArrayList<>();
   private boolean abortWrites;
   private boolean holdWrites;
+  private boolean loseAnswers;
 
   private NotesTab(Page page) {
     this.page = page;
@@ -59,6 +61,9 @@ final class NotesTab {
       route.abort("internetdisconnected");
     } else if (holdWrites) {
       held.add(route);
+    } else if (loseAnswers) {
+      route.fetch();
+      lost.add(route);
     } else {
       route.resume();
     }
@@ -72,6 +77,19 @@ final class NotesTab {
   /** From now on, mutate requests wait in the browser until {@link #letWritesThrough()}. */
   void holdWrites() {
     holdWrites = true;
+  }
+
+  /**
+   * From now on, mutate requests reach the node (which applies them) but the page never hears the answer: the
+   * request stays in flight, as when a connection drops after the node committed.
+   */
+  void loseAnswers() {
+    loseAnswers = true;
+  }
+
+  /** How many mutate requests reached the node without the page hearing the answer. */
+  int lost() {
+    return lost.size();
   }
 
   /** Mutate requests go to the node again; held ones go now, aborted ones when the outbox retries them. */

@@ -1,0 +1,131 @@
+package io.runnel.example.testapp;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The outbox where it is easiest to lose or double a write: the draining tab closed after the node applied its
+ * request, a reload right after a write, and a write queued in another tab while the draining one waits out its
+ * backoff.
+ */
+@FreshDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OutboxRacesTest {
+
+  NotesWorld world;
+
+  @BeforeAll
+  void start(TestDatabase db) throws Exception {
+    world = new NotesWorld(db);
+  }
+
+  @AfterAll
+  void stop() {
+    world.close();
+  }
+
+  @Test
+  void aDrainingTabClosedAfterTheNodeAppliedItsRequestIsTakenOverAndEveryWriteIsAppliedOnce() throws Exception {
+    try (BrowserContext context = world.newContext()) {
+      NotesTab a = NotesTab.open(context, world.pageUrl("takeover"));
+      NotesTab b = NotesTab.open(context, world.pageUrl("takeover"));
+      NotesTab c = NotesTab.open(context, world.pageUrl("takeover"));
+      a.loseAnswers();
+      b.add("from b");
+      b.page.waitForCondition(() -> a.lost() == 1);
+      c.add("from c");
+      c.awaitPendingAtLeast(1);
+      List<String> appliedBeforeClose = world.titles("takeover");
+
+      a.page.close();
+      b.awaitSettled();
+      c.awaitSettled();
+      b.awaitTitles("from b", "from c");
+      c.awaitTitles("from b", "from c");
+      assertAll(
+          () -> assertEquals(List.of("from b"), appliedBeforeClose,
+              "the first tab drained: the node applied b's write, and its answer never came back"),
+          () -> assertEquals(List.of("from b", "from c"), world.titles("takeover"),
+              "the tab that took over resent b's write under its key, and it was applied once"),
+          () -> assertEquals(List.of(), b.errors()),
+          () -> assertEquals(List.of(), c.errors()));
+    }
+  }
+
+  @Test
+  void aWriteFollowedAtOnceByAReloadIsKept() throws Exception {
+    try (BrowserContext context = world.newContext()) {
+      NotesTab tab = NotesTab.open(context, world.pageUrl("reload"));
+      tab.abortWrites();
+      try {
+        tab.page.evaluate("() => { window.addNote('kept'); location.reload(); }");
+      } catch (PlaywrightException navigated) {
+        // The reload may destroy the evaluation's context before it answers.
+      }
+      tab.page.waitForLoadState();
+      tab.awaitOnlineAndReady();
+      tab.awaitPending(1);
+      tab.letWritesThrough();
+      tab.awaitSettled();
+      assertEquals(List.of("kept"), world.titles("reload"));
+    }
+  }
+
+  @Test
+  void aWriteMadeAsThePageLoadsFollowedAtOnceByAReloadIsKept() throws Exception {
+    try (BrowserContext context = world.newContext()) {
+      NotesTab tab = NotesTab.open(context, world.pageUrl("early"));
+      tab.abortWrites();
+      tab.page.navigate(world.pageUrl("early"), new Page.NavigateOptions().setWaitUntil(
+          com.microsoft.playwright.options.WaitUntilState.COMMIT));
+      tab.page.waitForFunction("() => typeof window.addNote === 'function'");
+      try {
+        tab.page.evaluate("() => { window.addNote('early'); location.reload(); }");
+      } catch (PlaywrightException navigated) {
+        // The reload may destroy the evaluation's context before it answers.
+      }
+      tab.page.waitForLoadState();
+      tab.awaitOnlineAndReady();
+      tab.awaitPending(1);
+      tab.letWritesThrough();
+      tab.awaitSettled();
+      assertEquals(List.of("early"), world.titles("early"));
+    }
+  }
+
+  @Test
+  void aWriteQueuedInAnotherTabWhileTheDrainingTabBacksOffIsSentAsSoonAsTheNetworkReturns() throws Exception {
+    try (BrowserContext context = world.newContext()) {
+      NotesTab a = NotesTab.open(context, world.pageUrl("backoff"));
+      NotesTab b = NotesTab.open(context, world.pageUrl("backoff"));
+      context.setOffline(true);
+      a.add("first");
+      a.awaitPending(1);
+      // Four failed tries: the draining tab now waits 8 s before its next one.
+      a.page.waitForTimeout(8_000);
+      b.add("second");
+      b.awaitPendingAtLeast(1);
+      a.page.waitForTimeout(500);
+      long back = System.nanoTime();
+      context.setOffline(false);
+      b.awaitPending(0);
+      long millis = (System.nanoTime() - back) / 1_000_000;
+      b.awaitSettled();
+      assertAll(
+          () -> assertTrue(millis < 3_000, "sent " + millis + " ms after the network returned"),
+          () -> assertEquals(List.of("first", "second"), world.titles("backoff")));
+    }
+  }
+}
