@@ -235,19 +235,24 @@ public final class SyncNode implements AutoCloseable {
     // close frame (1006), and the node no longer reads the bus meanwhile.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
     List<Thread> closing = new ArrayList<>();
+    List<SyncSocket> closed = new ArrayList<>();
     for (SyncSocket socket : sockets) {
       Thread t = socket.goingAway();
       if (t != null) {
         closing.add(t);
+        closed.add(socket);
       }
     }
-    for (Thread t : closing) {
-      try {
+    try {
+      for (Thread t : closing) {
         t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
       }
+      // Then the clients' answers: stopping the server before they arrive resets the connections (1006 again).
+      for (SyncSocket socket : closed) {
+        socket.awaitEnd(deadline);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     WebServer s = server;
     server = null;

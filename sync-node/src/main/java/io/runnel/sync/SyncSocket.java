@@ -64,6 +64,8 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   private long tokensAt = -1;
   private int floods;
   private volatile boolean closed;
+  /** Counted down when the connection ended: the client answered a close, or the connection failed. */
+  private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
 
   SyncSocket(SyncNode.Services node) {
     this.node = node;
@@ -359,12 +361,23 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   @Override
   public void onClose(WsSession s, int status, String reason) {
     cleanUp();
+    ended.countDown();
   }
 
   @Override
   public void onError(WsSession s, Throwable t) {
     LOG.log(Level.DEBUG, "Socket error: " + t.getMessage());
     cleanUp();
+    ended.countDown();
+  }
+
+  /**
+   * Waits until the client answered this socket's close (or the connection failed), at most until {@code deadline}
+   * ({@link System#nanoTime()}): a server that stops before the client's close frame arrived resets the connection,
+   * and the client sees 1006 instead of the code it was sent.
+   */
+  void awaitEnd(long deadline) throws InterruptedException {
+    ended.await(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   private void cleanUp() {
