@@ -13,10 +13,10 @@ import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
 
 /**
- * The entry class of {@code browser-probe.js}, a bundle for the browser tests only ({@code BrowserBindingsTest}):
- * it hands a page the browser bindings the client is built from ({@link JsDurableStore#open()},
- * {@link JsTabs#open()}, {@link JsPageEvents}) through their Java interfaces, so the tests drive the same code the
- * client calls. It is in neither the jar nor the app bundles.
+ * The entry class of {@code browser-probe.js}, a bundle for the Chromium tests only
+ * ({@code DurableStoreInChromiumTest}, {@code TabsInChromiumTest}): it hands a page the browser bindings the client
+ * is built from ({@link JsDurableStore#open()}, {@link JsTabs#open()}, {@link JsPageEvents}) through their Java
+ * interfaces, so the tests drive the same code the client calls. It is in neither the jar nor the app bundles.
  */
 public final class BrowserProbe {
 

@@ -7,7 +7,7 @@ import io.runnel.client.Refs;
 import io.runnel.client.bundle.WireJsonPort;
 import org.junit.jupiter.api.Test;
 
-/** The bundles' API on the JVM, over the test app's declarations. */
+/** The test app's probe API ({@code app-probe.js}) on the JVM, over the test app's declarations. */
 class BundleApiTest {
 
   private static final String A = "0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69";
