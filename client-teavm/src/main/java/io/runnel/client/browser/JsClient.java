@@ -21,6 +21,7 @@ import org.teavm.jso.JSObject;
  * const runnel = connect({ url: location.origin, credentials: async ({ refresh }) => token });
  * const feed = runnel.query('liveFeed', { orgId: 'acme' }, ({ status, records, error }) => render(…));
  * const { writeId, result, error } = await runnel.mutate('likePost', { postId });
+ * const post = runnel.record('posts', postId, ({ record, error }) => show(…));
  * runnel.connection(({ state, reconnectAt }) => …);   runnel.outbox(({ pending, failed }) => …);
  * feed.release();   runnel.close();
  * }</pre>
