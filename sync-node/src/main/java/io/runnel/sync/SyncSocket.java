@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -65,7 +67,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   private int floods;
   private volatile boolean closed;
   /** Counted down when the connection ended: the client answered a close, or the connection failed. */
-  private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+  private final CountDownLatch ended = new CountDownLatch(1);
 
   SyncSocket(SyncNode.Services node) {
     this.node = node;
@@ -377,7 +379,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
    * and the client sees 1006 instead of the code it was sent.
    */
   void awaitEnd(long deadline) throws InterruptedException {
-    ended.await(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+    ended.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   private void cleanUp() {
