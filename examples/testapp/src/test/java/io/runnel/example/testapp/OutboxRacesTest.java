@@ -10,6 +10,7 @@ import com.microsoft.playwright.PlaywrightException;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,14 +111,20 @@ class OutboxRacesTest {
     try (BrowserContext context = world.newContext()) {
       NotesTab a = NotesTab.open(context, world.pageUrl("backoff"));
       NotesTab b = NotesTab.open(context, world.pageUrl("backoff"));
+      AtomicInteger failedTries = new AtomicInteger();
+      a.page.onRequestFailed(r -> {
+        if (r.url().contains("/v1/mutate/")) {
+          failedTries.incrementAndGet();
+        }
+      });
       context.setOffline(true);
       a.add("first");
       a.awaitPending(1);
-      // Four failed tries: the draining tab now waits 8 s before its next one.
-      a.page.waitForTimeout(8_000);
+      // Four failed tries (after backoffs of 1, 2 and 4 s): the draining tab now waits 8 s before its next one.
+      a.page.waitForCondition(() -> failedTries.get() >= 4, new Page.WaitForConditionOptions().setTimeout(20_000));
       b.add("second");
       b.awaitPendingAtLeast(1);
-      a.page.waitForTimeout(500);
+      a.awaitPendingAtLeast(2);
       long back = System.nanoTime();
       context.setOffline(false);
       b.awaitPending(0);
