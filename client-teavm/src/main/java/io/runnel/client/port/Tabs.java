@@ -21,8 +21,9 @@ public interface Tabs {
   }
 
   /**
-   * Asks for the lock {@code name}: {@code granted} runs once, on the client's thread, when this tab holds it (at once
-   * when no other tab does), and the tab holds it until the lease is released or the page closes.
+   * Asks for the lock {@code name}: {@code granted} runs once, on the client's thread, when this tab holds it (without
+   * waiting when no other tab does: inside this call for {@link #alone()}, on a later turn with Web Locks), and the
+   * tab holds it until the lease is released or the page closes.
    */
   Lease lead(String name, Runnable granted);
 
