@@ -47,6 +47,21 @@ class RecordTest {
         + " : record === null ? null : record.title)); }", key);
   }
 
+  /**
+   * {@code seen} with repeats in a row collapsed: record() is heard whenever the row changes, and the twin's row and
+   * its echo can share a title while another column differs (the echo's created_at is the server's), which is no
+   * flicker of the title.
+   */
+  private static List<Object> titles(List<Object> seen) {
+    List<Object> out = new java.util.ArrayList<>();
+    for (Object title : seen) {
+      if (out.isEmpty() || !java.util.Objects.equals(out.get(out.size() - 1), title)) {
+        out.add(title);
+      }
+    }
+    return out;
+  }
+
   private static void awaitLast(NotesTab tab, String key, String title) {
     try {
       tab.page.waitForFunction("([k, t]) => { const s = window.seen[k];"
@@ -96,7 +111,7 @@ class RecordTest {
       assertAll(
           () -> assertEquals("renamed here", rightAfter.get(rightAfter.size() - 1), "the twin showed at once"),
           () -> assertEquals(java.util.Arrays.asList(null, "appeared", "renamed here", "renamed there", null),
-              seen(tab, key), "no value flickered back: " + seen(tab, key)),
+              titles(seen(tab, key)), "no title flickered back: " + seen(tab, key)),
           () -> assertEquals(java.util.Arrays.asList((Object) null), seen(tab, "nope")),
           () -> assertEquals(1, unknown.size(), "an unknown type answers once, with an error: " + unknown),
           () -> assertEquals(List.of(), tab.errors()));
