@@ -84,9 +84,10 @@ public final class BoardApp implements AutoCloseable {
   private static SyncNode node(AppConfig config, HikariDataSource pool, InProcessTransport bus, String secret,
       int port) {
     DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
+    BoardPage page = BoardPage.load();
     return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
         .authenticator(JwtAuthenticator.hs256(secret).build())
-        .routing(signIn::routes)
+        .routing(signIn::routes).routing(page::routes)
         .listen("0.0.0.0", port).build();
   }
 

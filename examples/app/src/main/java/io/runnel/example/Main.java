@@ -51,7 +51,7 @@ public final class Main {
       out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
     }
     if (config.dev()) {
-      out.println("  sign in:   as ada or alan (acme) or grace (globex), for a token and the session cookie:");
+      out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
       out.println("             curl -s -X POST " + app.url() + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
     } else {
       out.println("  sign in:   with a token signed by RUNNEL_JWT_SECRET (HS256; claims sub, org_id, exp)");

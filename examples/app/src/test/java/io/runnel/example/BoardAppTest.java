@@ -156,6 +156,30 @@ class BoardAppTest {
   }
 
   @Test
+  void theNodeServesThePageItsScriptItsStyleAndTheBoardsBundle() throws Exception {
+    java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient();
+    String base = "http://127.0.0.1:" + app.port();
+    java.util.function.Function<String, java.net.http.HttpResponse<String>> get = path -> {
+      try {
+        return c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path)).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+    var page = get.apply("/");
+    var script = get.apply("/app.js");
+    var bundle = get.apply("/js/board-client.js");
+    assertAll(
+        () -> assertEquals(200, page.statusCode()),
+        () -> assertTrue(page.body().contains("<script type=\"module\" src=\"/app.js\">"), page.body()),
+        () -> assertTrue(script.body().contains("from '/js/board-client.js'")),
+        () -> assertEquals("text/javascript; charset=utf-8", bundle.headers().firstValue("content-type").orElse("")),
+        () -> assertTrue(bundle.body().contains("export"), "an ES module"),
+        () -> assertEquals(200, get.apply("/app.css").statusCode()));
+  }
+
+  @Test
   void theBannerPrintsTheUrlTheJdbcUrlAndHowToSignIn() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Main.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), app,
