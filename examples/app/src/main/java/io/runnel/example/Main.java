@@ -1,14 +1,14 @@
 package io.runnel.example;
 
+import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The main job, {@code ./runnel run}: starts the embedded PostgreSQL (data kept under {@code RUNNEL_DATA_DIR},
- * default {@code .runnel/pgdata}), prints its JDBC URL and waits for Ctrl-C, then stops it cleanly.
- *
- * <p>The reference app (sync node, replicator, page) is wired in here as its issues land.
+ * The main job, {@code ./runnel run}: reads the configuration ({@link AppConfig}), starts the team board whole
+ * ({@link BoardApp}), prints the URL to open, the database's JDBC URL and how to sign in, and runs until Ctrl-C,
+ * which stops everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits with 2.
  */
 public final class Main {
 
@@ -18,32 +18,44 @@ public final class Main {
    * Runs until the process is interrupted.
    *
    * @param args none are read
-   * @throws Exception when PostgreSQL cannot start; the message names the cause
+   * @throws Exception when a part cannot start; the message names the cause
    */
   public static void main(String[] args) throws Exception {
     AppConfig config;
     try {
       config = AppConfig.fromEnvironment(System.getenv(), Path.of("").toAbsolutePath());
-    } catch (io.runnel.wire.RunnelException e) {
-      System.err.println(e.getMessage());
+    } catch (RunnelException e) {
+      System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
       System.exit(2);
       return;
     }
-    EmbeddedDatabase db = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort());
+    BoardApp app = BoardApp.start(config);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      db.close();
+      System.out.println("Runnel: stopping.");
+      app.close();
       stopped.countDown();
     }, "runnel-stop"));
-    printBanner(System.out, db, config);
+    printBanner(System.out, app, config);
     stopped.await();
   }
 
-  static void printBanner(PrintStream out, EmbeddedDatabase db, AppConfig config) {
-    out.println("Runnel: embedded PostgreSQL " + db.serverVersion() + " is up (wal_level=logical).");
-    out.println("  JDBC URL:  " + db.jdbcUrl());
-    out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
-    out.println("  data:      " + config.dataDirectory() + " (kept between runs; delete it to start afresh)");
+  static void printBanner(PrintStream out, BoardApp app, AppConfig config) {
+    EmbeddedDatabase db = app.embedded();
+    out.println("Runnel: the team board is up.");
+    out.println("  open:      " + app.url());
+    out.println("  JDBC URL:  " + app.jdbcUrl() + (db != null ? " (user postgres, password postgres)" : ""));
+    if (db != null) {
+      out.println("  database:  embedded PostgreSQL " + db.serverVersion() + ", data in " + config.dataDirectory()
+          + " (kept between runs; delete it to start afresh)");
+      out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
+    }
+    if (config.dev()) {
+      out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
+      out.println("             curl -s -X POST " + app.url() + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
+    } else {
+      out.println("  sign in:   with a token signed by RUNNEL_JWT_SECRET (HS256; claims sub, org_id, exp)");
+    }
     out.println("Press Ctrl-C to stop.");
     out.flush();
   }

@@ -1,0 +1,215 @@
+package io.runnel.example;
+
+import static io.runnel.dsl.Dsl.desc;
+import static io.runnel.dsl.Dsl.eq;
+import static io.runnel.dsl.Dsl.select;
+
+import io.runnel.dsl.Conflict;
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.LocalTx;
+import io.runnel.dsl.MutatorRef;
+import io.runnel.dsl.NoInput;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.Row;
+import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.JsonCodec;
+import io.runnel.wire.JsonPath;
+import io.runnel.wire.ObjectReader;
+import java.util.Objects;
+
+/**
+ * The team board's client-safe declarations (compiled for the JVM and, by TeaVM, into the page's bundle): posts and
+ * likes, the live queries {@code liveFeed}, {@code post} and {@code myLikes}, and the mutators {@code createPost},
+ * {@code likePost}, {@code unlikePost} and {@code deletePost} with their local twins.
+ *
+ * <p>Twins and the actor. A twin sees only its input and the page's records, not who is signed in, so the like
+ * twins mark the page's own pending like or unlike with a provisional {@code likes} record whose {@code user_id}
+ * is {@link #PENDING_LIKE} ({@code ""}) or {@link #PENDING_UNLIKE} ({@code "-"}), never a user id; the marker is
+ * what makes applying a twin twice equal to applying it once. The overlay drops it when the write settles, and the
+ * echo brings the real like ({@code post_id}, the actor's id). Likewise {@code createPost}'s twin cannot know the
+ * actor's org and leaves {@code org_id} and {@code author_id} null: the provisional post is there for
+ * {@code post(id)} at once, and joins {@code liveFeed} with its echo.
+ */
+public final class Board {
+
+  /** The longest title, in UTF-16 units. */
+  public static final int MAX_TITLE = 200;
+
+  /** The longest body, in UTF-16 units. */
+  public static final int MAX_BODY = 4000;
+
+  /** The {@code user_id} of a provisional like (the page's own, not yet settled). */
+  public static final String PENDING_LIKE = "";
+
+  /** The {@code user_id} of a provisional unlike marker (the page's own, not yet settled). */
+  public static final String PENDING_UNLIKE = "-";
+
+  /**
+   * A post: {@code id} uuid (key, made by the browser), {@code org_id} (the tenant), {@code author_id},
+   * {@code title}, {@code body}, {@code like_count}, {@code created_at} (the server's clock).
+   */
+  public static final EntityRef POSTS = EntityRef.of("posts").key("id")
+      .columns(c -> c.uuid("id").text("org_id").text("author_id").text("title").text("body").int4("like_count")
+          .timestamptz("created_at"));
+
+  /** A like, one per user and post: key ({@code post_id}, {@code user_id}), tenant {@code org_id}. */
+  public static final EntityRef LIKES = EntityRef.of("likes").key("post_id", "user_id")
+      .columns(c -> c.uuid("post_id").text("user_id").text("org_id").timestamptz("created_at"));
+
+  /** {@code liveFeed}'s input: the org whose posts it lists, {@code {"orgId": "acme"}}. */
+  public record FeedInput(String orgId) {
+    /** Requires a non-empty org. */
+    public FeedInput {
+      Objects.requireNonNull(orgId, "orgId");
+      if (orgId.isEmpty()) {
+        throw new InputInvalidException("orgId", "is empty", "Name the org whose feed to show, e.g. \"acme\".");
+      }
+    }
+
+    /** Its codec: {@code {"orgId": "…"}}. */
+    public static final JsonCodec<FeedInput> CODEC = JsonCodec.object(
+        r -> new FeedInput(r.text("orgId")), (in, w) -> w.put("orgId", in.orgId()));
+  }
+
+  /** {@code post}'s input: {@code {"id": "<post uuid>"}}. */
+  public record PostInput(String id) {
+    /** Requires the id. */
+    public PostInput {
+      Objects.requireNonNull(id, "id");
+    }
+
+    /** Its codec; {@code id} must be a uuid. */
+    public static final JsonCodec<PostInput> CODEC = JsonCodec.object(
+        r -> new PostInput(uuid(r, "id")), (in, w) -> w.put("id", in.id()));
+  }
+
+  /**
+   * {@code createPost}'s input: {@code {"id", "title", "body"}}.
+   *
+   * @param id the post's uuid, made by the caller ({@code crypto.randomUUID()}), canonical
+   * @param title 1 to {@link #MAX_TITLE} characters, not all blank
+   * @param body 0 to {@link #MAX_BODY} characters
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the field at fault
+   */
+  public record CreatePost(String id, String title, String body) {
+    /** Validates the fields. */
+    public CreatePost {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(title, "title");
+      Objects.requireNonNull(body, "body");
+      if (title.trim().isEmpty() || title.length() > MAX_TITLE) {
+        throw new InputInvalidException("title", "must hold 1 to 200 characters, not all blank",
+            "Send a title of 1 to 200 characters.");
+      }
+      if (body.length() > MAX_BODY) {
+        throw new InputInvalidException("body", "is longer than 4000 characters", "Shorten the body.");
+      }
+    }
+
+    /** Its codec; {@code id} must be a uuid. */
+    public static final JsonCodec<CreatePost> CODEC = JsonCodec.object(
+        r -> new CreatePost(uuid(r, "id"), r.text("title"), r.text("body")),
+        (in, w) -> w.put("id", in.id()).put("title", in.title()).put("body", in.body()));
+  }
+
+  /** The input of {@code likePost}, {@code unlikePost} and {@code deletePost}: {@code {"postId": "<uuid>"}}. */
+  public record PostRef(String postId) {
+    /** Requires the post id. */
+    public PostRef {
+      Objects.requireNonNull(postId, "postId");
+    }
+
+    /** Its codec; {@code postId} must be a uuid. */
+    public static final JsonCodec<PostRef> CODEC = JsonCodec.object(
+        r -> new PostRef(uuid(r, "postId")), (in, w) -> w.put("postId", in.postId()));
+  }
+
+  /** {@code liveFeed}: an org's posts, newest first, at most 50. */
+  public static final QueryRef<FeedInput> LIVE_FEED = QueryRef.live("liveFeed", FeedInput.CODEC,
+      in -> select(POSTS).where(eq("org_id", in.orgId())).orderBy(desc("created_at")).limit(50));
+
+  /** {@code post}: one post by id (of the actor's org). */
+  public static final QueryRef<PostInput> POST = QueryRef.live("post", PostInput.CODEC,
+      in -> select(POSTS).where(eq("id", in.id())).limit(1));
+
+  /** {@code myLikes}: the signed-in actor's likes, newest first (a window per actor). */
+  public static final QueryRef<NoInput> MY_LIKES = QueryRef.live("myLikes", NoInput.CODEC,
+      (in, actor) -> select(LIKES).where(eq("user_id", actor.id())).orderBy(desc("created_at")).limit(1000));
+
+  /** {@code createPost}: a new post by the actor in the actor's org; result {@code {"id"}}. */
+  public static final MutatorRef<CreatePost> CREATE_POST = MutatorRef.of("createPost", CreatePost.CODEC)
+      .local(Board::createLocally).conflict(Conflict.SERVER_WINS);
+
+  /** {@code likePost}: the actor likes a post (once; liking again changes nothing). */
+  public static final MutatorRef<PostRef> LIKE_POST = MutatorRef.of("likePost", PostRef.CODEC)
+      .local(Board::likeLocally).conflict(Conflict.SERVER_WINS);
+
+  /** {@code unlikePost}: the actor takes back a like (no like, no change). */
+  public static final MutatorRef<PostRef> UNLIKE_POST = MutatorRef.of("unlikePost", PostRef.CODEC)
+      .local(Board::unlikeLocally).conflict(Conflict.SERVER_WINS);
+
+  /** {@code deletePost}: the post's author deletes it (its likes go with it). */
+  public static final MutatorRef<PostRef> DELETE_POST = MutatorRef.of("deletePost", PostRef.CODEC)
+      .local((tx, in) -> tx.delete(POSTS, POSTS.key(in.postId()))).conflict(Conflict.SERVER_WINS);
+
+  private Board() {}
+
+  /** The key of the page's provisional marker ({@link #PENDING_LIKE} or {@link #PENDING_UNLIKE}) on a post. */
+  public static String markerKey(String postId, String marker) {
+    return LIKES.key(postId, marker);
+  }
+
+  /** {@code createPost}'s twin: inserts the provisional post unless the page already holds one with its id. */
+  static void createLocally(LocalTx tx, CreatePost in) {
+    String key = POSTS.key(in.id());
+    if (tx.get(POSTS, key) == null) {
+      tx.insert(POSTS, Row.empty().with("id", key).with("org_id", null).with("author_id", null)
+          .with("title", in.title()).with("body", in.body()).with("like_count", 0).with("created_at", null));
+    }
+  }
+
+  /**
+   * {@code likePost}'s twin: undoes the page's pending unlike of the post if there is one, else marks a pending like
+   * and counts it, once.
+   */
+  static void likeLocally(LocalTx tx, PostRef in) {
+    String unlike = markerKey(in.postId(), PENDING_UNLIKE);
+    if (tx.get(LIKES, unlike) != null) {
+      tx.delete(LIKES, unlike);
+      count(tx, in.postId(), 1);
+    } else if (tx.get(LIKES, markerKey(in.postId(), PENDING_LIKE)) == null) {
+      tx.insert(LIKES, marker(in.postId(), PENDING_LIKE));
+      count(tx, in.postId(), 1);
+    }
+  }
+
+  /**
+   * {@code unlikePost}'s twin: undoes the page's pending like of the post if there is one, else marks a pending
+   * unlike and counts it, once (the page offers unlike only on a post its actor likes).
+   */
+  static void unlikeLocally(LocalTx tx, PostRef in) {
+    String like = markerKey(in.postId(), PENDING_LIKE);
+    if (tx.get(LIKES, like) != null) {
+      tx.delete(LIKES, like);
+      count(tx, in.postId(), -1);
+    } else if (tx.get(LIKES, markerKey(in.postId(), PENDING_UNLIKE)) == null) {
+      tx.insert(LIKES, marker(in.postId(), PENDING_UNLIKE));
+      count(tx, in.postId(), -1);
+    }
+  }
+
+  private static Row marker(String postId, String userId) {
+    return Row.empty().with("post_id", postId).with("user_id", userId).with("org_id", null).with("created_at", null);
+  }
+
+  private static void count(LocalTx tx, String postId, int delta) {
+    tx.update(POSTS, POSTS.key(postId), post -> {
+      Integer n = post.int4("like_count");
+      return n == null ? post : post.with("like_count", Math.max(0, n + delta));
+    });
+  }
+
+  private static String uuid(ObjectReader r, String name) {
+    return (String) POSTS.column("id").type().fromJson(r.value(name), JsonPath.member(r.path(), name));
+  }
+}

@@ -1,0 +1,174 @@
+package io.runnel.example;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.runnel.bus.InProcessTransport;
+import io.runnel.replicator.DatabaseUrl;
+import io.runnel.replicator.Replicator;
+import io.runnel.replicator.ReplicatorStats;
+import io.runnel.sync.SyncNode;
+import io.runnel.sync.auth.JwtAuthenticator;
+import io.runnel.wire.Nullable;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The team board running whole in one process ({@code RUNNEL_ROLE=all}): PostgreSQL (embedded, or
+ * {@code DATABASE_URL}), the board's Flyway migrations, the replicator streaming the WAL onto the in-process bus,
+ * and one sync node serving Runnel's routes, the development sign-in ({@link DevSignIn}) and the page on
+ * {@code PORT}. {@link #close()} stops them in the reverse order.
+ */
+public final class BoardApp implements AutoCloseable {
+
+  /** The replication slot and publication the board's replicator uses. */
+  public static final String SLOT = "runnel_board";
+
+  private static final long STREAMING_WAIT_SECONDS = 30;
+
+  private final AppConfig config;
+  private final @Nullable EmbeddedDatabase embedded;
+  private final DatabaseUrl database;
+  private final HikariDataSource pool;
+  private final InProcessTransport bus;
+  private final Replicator replicator;
+  private final String secret;
+  private final int port;
+  private @Nullable SyncNode node;
+
+  private BoardApp(AppConfig config, @Nullable EmbeddedDatabase embedded, DatabaseUrl database, HikariDataSource pool,
+      InProcessTransport bus, Replicator replicator, String secret, SyncNode node) {
+    this.config = config;
+    this.embedded = embedded;
+    this.database = database;
+    this.pool = pool;
+    this.bus = bus;
+    this.replicator = replicator;
+    this.secret = secret;
+    this.node = node;
+    this.port = node.port();
+  }
+
+  /**
+   * Starts everything and returns once the node listens and the replicator streams.
+   *
+   * @throws IllegalStateException when the replicator does not stream within 30 s (its stats name the reason)
+   * @throws java.io.UncheckedIOException when the embedded PostgreSQL cannot start
+   */
+  public static BoardApp start(AppConfig config) throws InterruptedException {
+    Objects.requireNonNull(config, "config");
+    EmbeddedDatabase embedded = config.databaseUrl() == null
+        ? EmbeddedDatabase.start(config.dataDirectory(), config.databasePort()) : null;
+    DatabaseUrl database = embedded != null ? DatabaseUrl.parse("the embedded PostgreSQL", embedded.jdbcUrl())
+        : config.databaseUrl();
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(database.jdbcUrl());
+    hc.setDataSourceProperties(database.properties());
+    hc.setMaximumPoolSize(8);
+    hc.setPoolName("runnel-board");
+    HikariDataSource pool = new HikariDataSource(hc);
+    BoardServer.migrate(pool);
+    InProcessTransport bus = InProcessTransport.create();
+    Replicator replicator = Replicator.builder().database(database).slot(SLOT).publication(SLOT)
+        .entities(BoardServer.ENTITIES).transport(bus).build();
+    replicator.start();
+    awaitStreaming(replicator);
+    String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
+    SyncNode node = node(config, pool, bus, secret, config.port());
+    node.start();
+    return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node);
+  }
+
+  private static SyncNode node(AppConfig config, HikariDataSource pool, InProcessTransport bus, String secret,
+      int port) {
+    DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
+    BoardPage page = BoardPage.load();
+    return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
+        .authenticator(JwtAuthenticator.hs256(secret).build())
+        .routing(signIn::routes).routing(page::routes)
+        .listen("0.0.0.0", port).build();
+  }
+
+  private static void awaitStreaming(Replicator replicator) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STREAMING_WAIT_SECONDS);
+    while (replicator.stats().state() != ReplicatorStats.State.STREAMING) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("The replicator did not stream within 30 s: " + replicator.stats());
+      }
+      TimeUnit.MILLISECONDS.sleep(10);
+    }
+  }
+
+  private static String randomSecret() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getEncoder().encodeToString(bytes);
+  }
+
+  /** The page's URL, {@code http://localhost:<port>/}. */
+  public String url() {
+    return "http://localhost:" + port + "/";
+  }
+
+  /** The HTTP port the node listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** The database's JDBC URL (without credentials). */
+  public String jdbcUrl() {
+    return database.jdbcUrl();
+  }
+
+  /** The embedded PostgreSQL, or null when {@code DATABASE_URL} named the database. */
+  public @Nullable EmbeddedDatabase embedded() {
+    return embedded;
+  }
+
+  /** The pool the node's mutators and reads use. */
+  public HikariDataSource pool() {
+    return pool;
+  }
+
+  /** Stops the sync node only (its sockets close and its port stops answering); the rest goes on. */
+  public synchronized void stopNode() {
+    SyncNode n = node;
+    node = null;
+    if (n != null) {
+      n.stop();
+    }
+  }
+
+  /**
+   * Starts a new sync node on the same port after {@link #stopNode()}; tokens signed before stay valid.
+   *
+   * @throws IllegalStateException when the node runs
+   */
+  public synchronized void startNode() {
+    if (node != null) {
+      throw new IllegalStateException("The node is running");
+    }
+    SyncNode n = node(config, pool, bus, secret, port);
+    n.start();
+    node = n;
+  }
+
+  @Override
+  public void close() {
+    try {
+      stopNode();
+    } finally {
+      try {
+        replicator.stop();
+        bus.close();
+        pool.close();
+      } finally {
+        if (embedded != null) {
+          embedded.close();
+        }
+      }
+    }
+  }
+}

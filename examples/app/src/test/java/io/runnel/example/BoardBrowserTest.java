@@ -1,0 +1,141 @@
+package io.runnel.example;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import io.runnel.testing.Chromium;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The board in Chromium, on the one process ({@link BoardApp}) over a real PostgreSQL and its WAL: two acme users in
+ * two browser contexts see each other's posts and likes, a globex user sees neither, an UPDATE made straight in the
+ * database shows on both pages, and the pages reconnect by themselves when the sync node stops and starts.
+ */
+@FreshDatabase
+class BoardBrowserTest {
+
+  static final double WAIT_MS = 15_000;
+  static final double LIVE_MS = 2_000;
+
+  static BoardApp app;
+  static Chromium chromium;
+  static TestDatabase db;
+  static final List<String> pageErrors = new ArrayList<>();
+
+  @BeforeAll
+  static void start(TestDatabase database) throws Exception {
+    db = database;
+    app = BoardHttp.start(BoardHttp.env(database, "RUNNEL_DEV", "true"));
+    chromium = Chromium.launch();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (chromium != null) {
+        chromium.close();
+      }
+    } finally {
+      if (app != null) {
+        app.close();
+      }
+    }
+  }
+
+  /** A new browser context with one page signed in as {@code user}, its feed ready and its socket online. */
+  static Page signedIn(String user) {
+    Page page = chromium.newContext().newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    page.onPageError(pageErrors::add);
+    page.navigate("http://127.0.0.1:" + app.port() + "/");
+    assertThat(page.locator("#sign-in")).isVisible();
+    page.locator("[data-user=" + user + "]").click();
+    assertThat(page.locator("#feed")).hasAttribute("data-status", "ready", patiently());
+    assertThat(page.locator("#connection")).hasAttribute("data-state", "online", patiently());
+    return page;
+  }
+
+  static LocatorAssertions.HasAttributeOptions patiently() {
+    return new LocatorAssertions.HasAttributeOptions().setTimeout(WAIT_MS);
+  }
+
+  static Locator post(Page page, String title) {
+    return page.locator("#feed li").filter(new Locator.FilterOptions().setHasText(title));
+  }
+
+  static int rows(String sql) throws Exception {
+    try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
+  @Test
+  void twoUsersOfOneOrgSeeEachOthersPostsLikesAndDatabaseEditsLiveAndTheOtherOrgNeverDoes() throws Exception {
+    Page ada = signedIn("ada");
+    Page alan = signedIn("alan");
+    Page grace = signedIn("grace");
+    assertAll(
+        () -> assertThat(ada.locator("#feed li")).hasCount(14),
+        () -> assertThat(grace.locator("#feed li")).hasCount(6));
+
+    ada.locator("#title").fill("Hello from ada");
+    ada.locator("#body").fill("First live post");
+    ada.locator("#post-form button").click();
+    assertThat(post(alan, "Hello from ada")).isVisible(new com.microsoft.playwright.assertions.LocatorAssertions
+        .IsVisibleOptions().setTimeout(LIVE_MS));
+    String id = post(ada, "Hello from ada").getAttribute("data-id");
+
+    post(alan, "Hello from ada").locator("button.like").click();
+    assertThat(post(ada, "Hello from ada")).hasAttribute("data-likes", "1",
+        new LocatorAssertions.HasAttributeOptions().setTimeout(LIVE_MS));
+    assertThat(post(alan, "Hello from ada")).hasAttribute("data-liked", "true", patiently());
+
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE posts SET title = 'Edited in SQL' WHERE id = '" + BoardAppTest.seedPost(1) + "'");
+    }
+    assertThat(post(ada, "Edited in SQL")).isVisible();
+    assertThat(post(alan, "Edited in SQL")).isVisible();
+
+    ada.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/board.png")).setFullPage(true));
+    assertAll(
+        () -> assertThat(grace.locator("#feed li")).hasCount(6),
+        () -> assertThat(post(grace, "Hello from ada")).hasCount(0),
+        () -> assertThat(post(grace, "Edited in SQL")).hasCount(0),
+        () -> assertEquals(1, rows("SELECT count(*) FROM posts WHERE id = '" + id + "'")),
+        () -> assertEquals(1, rows("SELECT like_count FROM posts WHERE id = '" + id + "'")),
+        () -> assertEquals(List.of(), pageErrors));
+  }
+
+  @Test
+  void thePagesReconnectByThemselvesWhenTheNodeStopsAndStartsAndLoseNothing() throws Exception {
+    Page ada = signedIn("ada");
+    Page alan = signedIn("alan");
+    app.stopNode();
+    assertThat(ada.locator("#connection")).not().hasAttribute("data-state", "online", patiently());
+    ada.locator("#title").fill("Posted while the node was down");
+    ada.locator("#post-form button").click();
+    assertThat(ada.locator("#outbox")).hasAttribute("data-pending", "1", patiently());
+    app.startNode();
+    assertThat(ada.locator("#connection")).hasAttribute("data-state", "online", patiently());
+    assertThat(alan.locator("#connection")).hasAttribute("data-state", "online", patiently());
+    assertThat(post(alan, "Posted while the node was down")).isVisible();
+    assertThat(ada.locator("#outbox")).hasAttribute("data-pending", "0", patiently());
+    assertEquals(1, rows("SELECT count(*) FROM posts WHERE title = 'Posted while the node was down'"),
+        "applied exactly once");
+  }
+}

@@ -1,0 +1,66 @@
+package io.runnel.example;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.RunnelException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The process's environment: defaults, and each bad value refused with {@code X_CONFIG_INVALID} naming it. */
+class BoardConfigTest {
+
+  static final Path HERE = Path.of("/srv/board");
+
+  static RunnelException refused(String... env) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i < env.length; i += 2) {
+      m.put(env[i], env[i + 1]);
+    }
+    RunnelException e = assertThrows(RunnelException.class, () -> AppConfig.fromEnvironment(m, HERE));
+    assertEquals(ErrorCode.X_CONFIG_INVALID, e.code());
+    return e;
+  }
+
+  @Test
+  void theDefaultsAreRoleAllPort8080TheEmbeddedDatabaseAndItsKeptFolder() {
+    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true"), HERE);
+    assertAll(
+        () -> assertEquals(AppConfig.Role.ALL, c.role()),
+        () -> assertTrue(c.dev()),
+        () -> assertEquals(8080, c.port()),
+        () -> assertNull(c.databaseUrl(), "the embedded PostgreSQL"),
+        () -> assertEquals(HERE.resolve(".runnel/pgdata"), c.dataDirectory()),
+        () -> assertNull(c.jwtSecret(), "a random secret per process in development"));
+  }
+
+  @Test
+  void databaseUrlAndPortAreHonoured() {
+    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true", "PORT", "9090",
+        "DATABASE_URL", "postgres://app:pw@db.example:6543/board"), HERE);
+    assertAll(
+        () -> assertEquals(9090, c.port()),
+        () -> assertEquals("jdbc:postgresql://db.example:6543/board", c.databaseUrl().jdbcUrl()),
+        () -> assertEquals("app", c.databaseUrl().user()));
+  }
+
+  @Test
+  void eachBadValueIsRefusedNamingItsVariable() {
+    assertAll(
+        () -> assertTrue(refused("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true").cause().contains("roles that exist are: all"),
+            "names what exists"),
+        () -> assertTrue(refused("NATS_URL", "nats://localhost:4222", "RUNNEL_DEV", "true").cause().contains("NATS_URL")),
+        () -> assertTrue(refused("RUNNEL_DEV", "yes").cause().contains("RUNNEL_DEV")),
+        () -> assertTrue(refused("PORT", "http", "RUNNEL_DEV", "true").cause().contains("PORT")),
+        () -> assertTrue(refused("PORT", "65536", "RUNNEL_DEV", "true").cause().contains("PORT")),
+        () -> assertTrue(refused("DATABASE_URL", "mysql://x/y", "RUNNEL_DEV", "true").cause().contains("DATABASE_URL")),
+        () -> assertTrue(refused("RUNNEL_JWT_SECRET", "short").cause().contains("RUNNEL_JWT_SECRET")),
+        () -> assertTrue(refused().fix().contains("RUNNEL_DEV=true"), "outside development, someone must sign tokens"));
+  }
+}

@@ -1,0 +1,98 @@
+package io.runnel.example;
+
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/** A client of a running {@link BoardApp} over real HTTP, as a script or the page would call it. */
+final class BoardHttp {
+
+  /** One answer: its status, its body as JSON (null when empty or not JSON) and its headers. */
+  record Answer(int status, @Nullable JsonValue body, HttpResponse<String> raw) {
+    /** The body's {@code code}, or null. */
+    @Nullable String code() {
+      return body instanceof JsonObject o && o.get("code") instanceof JsonString s ? s.value() : null;
+    }
+
+    /** The body's member {@code name}. */
+    @Nullable JsonValue get(String name) {
+      return body instanceof JsonObject o ? o.get(name) : null;
+    }
+  }
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+
+  BoardHttp(int port) {
+    this.base = "http://127.0.0.1:" + port;
+  }
+
+  /** The environment of a process on {@code db} (as {@code DATABASE_URL}) with a free port, plus {@code more}. */
+  static Map<String, String> env(TestDatabase db, String... more) {
+    Map<String, String> env = new HashMap<>();
+    String url = db.jdbcUrl();
+    env.put("DATABASE_URL", url + (url.contains("?") ? "&" : "?") + "user=postgres&password=postgres");
+    env.put("PORT", "0");
+    for (int i = 0; i < more.length; i += 2) {
+      env.put(more[i], more[i + 1]);
+    }
+    return env;
+  }
+
+  /** The app of {@code env}, started. */
+  static BoardApp start(Map<String, String> env) throws InterruptedException {
+    return BoardApp.start(AppConfig.fromEnvironment(env, Path.of("target")));
+  }
+
+  Answer signIn(String body) throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(base + DevSignIn.PATH))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json"));
+  }
+
+  /** The token of {@code user}, by the development sign-in. */
+  String token(String user) throws Exception {
+    Answer a = signIn("{\"user\":\"" + user + "\"}");
+    if (a.status() != 200) {
+      throw new AssertionError("sign-in of " + user + " answered " + a.status() + " " + a.body());
+    }
+    return ((JsonString) a.get("token")).value();
+  }
+
+  Answer mutate(@Nullable String token, String mutator, String input) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/mutate/" + mutator))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"input\":" + input + "}"))
+        .header("Content-Type", "application/json").header("Idempotency-Key", UUID.randomUUID().toString());
+    return send(auth(b, token));
+  }
+
+  Answer query(@Nullable String token, String query, String input) throws Exception {
+    return send(auth(HttpRequest.newBuilder(URI.create(base + "/v1/query/" + query + "?input="
+        + URLEncoder.encode(input, StandardCharsets.UTF_8))).GET(), token));
+  }
+
+  private static HttpRequest.Builder auth(HttpRequest.Builder b, @Nullable String token) {
+    return token == null ? b : b.header("Authorization", "Bearer " + token);
+  }
+
+  private Answer send(HttpRequest.Builder b) throws Exception {
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    JsonValue body = null;
+    if (r.body().startsWith("{")) {
+      body = Json.parse(r.body());
+    }
+    return new Answer(r.statusCode(), body, r);
+  }
+}
