@@ -346,6 +346,11 @@ public final class RecordStore implements OptimisticWrites {
         for (Map.Entry<String, Overlay.Change> e : last.entrySet()) {
           Overlay.Change c = e.getValue();
           Synced now = truth.get(e.getKey());
+          if (now == null && since.get(e.getKey()) != null) {
+            // Truth had the row when the write settled and has dropped it since (a later delete, or no list holds
+            // it now): the write's row must not come back.
+            continue;
+          }
           // Truth's row shows only once it is newer than when the write settled, or reached the write's own LSN.
           boolean echoed = now != null && (!now.lsn().equals(since.get(e.getKey())) || Lsns.reached(now.lsn(), at));
           if (!view.containsKey(e.getKey())) {
