@@ -5,30 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.BrowserContext;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** A page outlives its node: it shows offline while the node is down, then reconnects by itself and catches up. */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class NodeRestartTest {
+class NodeRestartTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   @Test
   void aPageShowsOfflineWhileTheNodeIsDownThenReconnectsAndResumes() throws Exception {

@@ -5,35 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.BrowserContext;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A write shows at once through its local twin, before the node has it, and settles on its echo: the page records
  * every view it rendered, and no value it had replaced comes back in between.
  */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OptimisticWriteTest {
+class OptimisticWriteTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   @Test
   void aRenameShowsAtOnceAndSettlesOnItsEchoWithoutTheOldTitleFlickeringBack() throws Exception {

@@ -7,35 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The outbox where it is easiest to lose or double a write: the draining tab closed after the node applied its
  * request, a reload right after a write, and a write queued in another tab while the draining one waits out its
  * backoff.
  */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OutboxRacesTest {
+class OutboxRacesTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   @Test
   void aDrainingTabClosedAfterTheNodeAppliedItsRequestIsTakenOverAndEveryWriteIsAppliedOnce() throws Exception {

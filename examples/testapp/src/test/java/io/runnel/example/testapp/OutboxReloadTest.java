@@ -4,30 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.microsoft.playwright.BrowserContext;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** The outbox outlives the page: writes queued while the network fails survive a reload and are applied once. */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OutboxReloadTest {
+class OutboxReloadTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   @Test
   void twoWritesQueuedBeforeAReloadAreAppliedExactlyOnceAfterIt() throws Exception {

@@ -4,36 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.microsoft.playwright.BrowserContext;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code record(type, key, onChange)} in Chromium: a record the page does not hold yet, one it writes
  * optimistically, one another writer changes and one another writer deletes.
  */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RecordTest {
+class RecordTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   /** Every title record(notes, key) showed, in order; null while the page held no such record. */
   @SuppressWarnings("unchecked")

@@ -5,34 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.BrowserContext;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Two tabs of one principal share one outbox (one browser context: one storage, one set of Web Locks): writes queued
  * in both while the network fails are applied once each, in the order they were made, and one tab drains them.
  */
-@FreshDatabase
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TwoTabsTest {
+class TwoTabsTest extends NotesWorldTest {
 
-  NotesWorld world;
-
-  @BeforeAll
-  void start(TestDatabase db) throws Exception {
-    world = new NotesWorld(db);
-  }
-
-  @AfterAll
-  void stop() {
-    world.close();
-  }
 
   @Test
   void writesQueuedInTwoTabsAreAppliedOnceEachInOrderByOneDrainingTab() throws Exception {
