@@ -74,10 +74,14 @@ export interface Handle {
 export type CredentialsFunction = (request: { refresh: boolean }) =>
   string | null | undefined | Promise<string | null | undefined>;
 
-/** connect's options: url is the node's origin (http or https); without credentials the session cookie is sent. */
+/**
+ * connect's options: url is the node's origin (http or https); without credentials the session cookie is sent;
+ * orgId is the signed-in actor's org as the page knows it, which twins read as tx.actor().orgId() (display only).
+ */
 export interface ConnectOptions {
   url: string;
   credentials?: CredentialsFunction;
+  orgId?: string;
 }
 
 /** The page's client: nothing it does throws, a refusal comes back as an error in a view or an outcome. */

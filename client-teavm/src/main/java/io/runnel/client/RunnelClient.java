@@ -21,6 +21,7 @@ import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.SocketPort;
 import io.runnel.client.port.Tabs;
 import io.runnel.client.store.RecordStore;
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
@@ -65,6 +66,7 @@ public final class RunnelClient {
   private final Listeners<RunnelException> errors = new Listeners<>();
   private @Nullable String principal;
   private @Nullable String remembered;
+  private final @Nullable String orgId;
   private boolean closed;
 
   private RunnelClient(Builder b) {
@@ -75,6 +77,7 @@ public final class RunnelClient {
     JsonPort json = Objects.requireNonNull(b.json, "json");
     Scheduler scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
     SyncEndpoint endpoint = b.endpoint != null ? b.endpoint : new TicketEndpoint(origin, b.credentials, http, json);
+    this.orgId = b.orgId;
     this.store = RecordStore.create();
     for (EntityRef e : refs.entities()) {
       store.register(e);
@@ -84,7 +87,7 @@ public final class RunnelClient {
       mutators.register(m);
     }
     this.live = LiveClient.builder().sockets(Objects.requireNonNull(b.sockets, "sockets")).scheduler(scheduler)
-        .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).create();
+        .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).orgId(b.orgId).create();
     this.outbox = Outbox.builder().baseUrl(origin).http(http).store(durable).json(json)
         .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
         .registry(mutators).beatSoon(live::beatSoon).tabs(b.tabs).build();
@@ -113,6 +116,7 @@ public final class RunnelClient {
         remembered = last;
       }
       if (last != null && principal == null) {
+        store.actor(Actor.user(last).inOrg(orgId));
         outbox.remembered(last);
       }
     });
@@ -282,6 +286,7 @@ public final class RunnelClient {
 
   private void signIn(String actor) {
     principal = actor;
+    store.actor(actor.isEmpty() ? Actor.anonymous() : Actor.user(actor).inOrg(orgId));
     outbox.principal(actor);
   }
 
@@ -333,6 +338,7 @@ public final class RunnelClient {
     private Credentials credentials = Credentials.cookie();
     private DoubleSupplier random = Math::random;
     private @Nullable String build;
+    private @Nullable String orgId;
     private Tabs tabs = Tabs.alone();
     private PageEvents pageEvents = PageEvents.none();
 
@@ -402,6 +408,16 @@ public final class RunnelClient {
     /** The build label sent in {@code hello}, or null. */
     public Builder build(@Nullable String build) {
       this.build = build;
+      return this;
+    }
+
+    /**
+     * The org of the signed-in actor as the app knows it (e.g. from its token's claims), or null (the default): twins
+     * see it as {@code tx.actor().orgId()} and queries that read {@code actor.orgId()} place optimistic records by
+     * it. It shapes only what the page shows before the node answers; the node decides every write.
+     */
+    public Builder orgId(@Nullable String orgId) {
+      this.orgId = orgId;
       return this;
     }
 

@@ -13,6 +13,7 @@ import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.OutboxState;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.Tabs;
+import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,15 +42,22 @@ final class Page {
 
   /** A tab of the browser whose clock and durable store are given, with its own tabs port and ids. */
   Page(FakeScheduler scheduler, MapStore durable, Credentials credentials, Tabs tabs, Ids ids) {
+    this(scheduler, durable, credentials, tabs, ids, null);
+  }
+
+  /** A page that told its client the actor's org is {@code orgId} ({@link RunnelClient.Builder#orgId}). */
+  Page(FakeScheduler scheduler, MapStore durable, Credentials credentials, Tabs tabs, Ids ids,
+      @Nullable String orgId) {
     this.scheduler = scheduler;
     this.durable = durable;
     Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).query(Node.BY_TITLE).query(Node.ONE_POST)
         .mutator(Node.CREATE)
-        .mutator(Node.LIKE);
+        .mutator(Node.LIKE)
+        .mutator(Node.STAMP);
     this.client = RunnelClient.builder()
         .ports(sockets, http, durable, new WireJsonPort(), ids, scheduler)
         .origin(ORIGIN).refs(refs).credentials(credentials).random(() -> 0.5).build("test").tabs(tabs)
-        .pageEvents(events).create();
+        .pageEvents(events).orgId(orgId).create();
     client.connection(states::add);
     client.outbox(outboxStates::add);
   }

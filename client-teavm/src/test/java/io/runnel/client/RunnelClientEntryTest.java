@@ -62,8 +62,9 @@ class RunnelClientEntryTest {
         () -> assertEquals(List.of(Page.stored("!provisional", 0, key("createPost", 1))), storedBefore,
             "kept under the provisional key"),
         () -> assertEquals(0, sentBefore, "no actor known, nothing sent"),
-        () -> assertEquals(List.of(List.of(), List.of("p1:A:5", "p3:C:1")), seen,
-            "in the overlay from the call, placed by the list's select once the actor and the list came; no flicker"),
+        () -> assertEquals(List.of(List.of(), List.of("p3:C:1"), List.of("p1:A:5", "p3:C:1")), seen,
+            "in the overlay from the call, placed by the list's select once the actor is known (its twins run again"
+            + " as that actor), then the list's truth around it; no flicker"),
         () -> assertEquals(key("createPost", 1), sent.key(), "sent as u1 under its original key"),
         () -> assertEquals(List.of(Page.stored("u1", 0, key("createPost", 1)), RunnelClient.PRINCIPAL_KEY),
             storedOnline,

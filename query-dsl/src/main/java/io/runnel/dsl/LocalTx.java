@@ -10,6 +10,15 @@ import java.util.function.UnaryOperator;
  */
 public interface LocalTx {
 
+  /**
+   * Who the write is made as, as the page knows it: the id the node's {@code hello} answer named for this page (or
+   * the one remembered from the page's last connection, while offline), with the org the app gave the client at
+   * connect ({@code orgId}); {@link Actor#anonymous()} while no actor is known yet. It carries no roles or
+   * permissions: the node decides every write, so a twin uses the actor only to shape its optimistic rows (an
+   * author column, the actor's own like), never to decide whether the write is allowed.
+   */
+  Actor actor();
+
   /** The record of {@code type} with {@code key} as the page sees it now (truth plus overlay), or null. */
   @Nullable Row get(EntityRef type, String key);
 

@@ -6,6 +6,7 @@ import io.runnel.client.bundle.PageClient;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Subscription;
 import io.runnel.client.port.JsonPort;
+import io.runnel.wire.Nullable;
 import java.util.Objects;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSExport;
@@ -38,7 +39,8 @@ public final class JsClient {
    * Builds the client of an app over {@code refs} from the browser's ports (the durable store of
    * {@link JsDurableStore#open()}, {@link JsTabs#open()}, {@link JsPageEvents}) and {@code options} ({@code url}: the
    * node's origin; {@code credentials}, optional: a function of {@code {refresh}} answering a bearer token or a
-   * promise of one, else the session cookie is used), and opens its socket.
+   * promise of one, else the session cookie is used; {@code orgId}, optional: the signed-in actor's org as the page
+   * knows it, see {@link RunnelClient.Builder#orgId}), and opens its socket.
    *
    * @throws IllegalArgumentException when {@code url} is not an http(s) origin
    */
@@ -47,7 +49,7 @@ public final class JsClient {
     JSObject credentials = credentials(options);
     RunnelClient client = RunnelClient.builder()
         .ports(new JsSocketPort(), new JsHttpPort(), JsDurableStore.open(), json, new JsIds(), new JsScheduler())
-        .tabs(JsTabs.open()).pageEvents(new JsPageEvents()).origin(url(options)).refs(refs)
+        .tabs(JsTabs.open()).pageEvents(new JsPageEvents()).origin(url(options)).refs(refs).orgId(orgId(options))
         .credentials(credentials == null ? Credentials.cookie() : token(credentials)).create();
     PageClient page = new PageClient(client, refs, json);
     page.connect();
@@ -156,6 +158,9 @@ public final class JsClient {
 
   @JSBody(params = "o", script = "return String(o.url);")
   private static native String url(JSObject o);
+
+  @JSBody(params = "o", script = "return typeof o.orgId === 'string' ? o.orgId : null;")
+  private static native @Nullable String orgId(JSObject o);
 
   @JSBody(params = "o", script = "return typeof o.credentials === 'function' ? o.credentials : null;")
   private static native JSObject credentials(JSObject o);

@@ -64,6 +64,7 @@ public final class LiveClient {
   private long heartbeatMs = DEFAULT_HEARTBEAT_MS;
   private boolean actorKnown;
   private @Nullable String actor;
+  private final @Nullable String orgId;
   private boolean helloUnused;
   private boolean stopped = true;
   private Scheduler.@Nullable Cancellable beat;
@@ -80,6 +81,7 @@ public final class LiveClient {
     this.random = Objects.requireNonNull(b.random, "random");
     this.backoff = b.backoff;
     this.build = b.build;
+    this.orgId = b.orgId;
     this.topics = b.topics;
     this.state = new ConnectionState.Offline(0, scheduler.nowMillis());
     store.onError(this::report);
@@ -406,7 +408,7 @@ public final class LiveClient {
 
   private Actor principal() {
     String a = actor;
-    return a == null ? Actor.anonymous() : Actor.user(a);
+    return a == null ? Actor.anonymous() : Actor.user(a).inOrg(orgId);
   }
 
   private void sendSub(LiveQuery q) {

@@ -18,6 +18,7 @@ public final class LiveClientBuilder {
   @Nullable DoubleSupplier random;
   Backoff backoff = Backoff.DEFAULT;
   @Nullable String build;
+  @Nullable String orgId;
   TopicFrames topics = TopicFrames.NONE;
 
   LiveClientBuilder() {}
@@ -67,6 +68,16 @@ public final class LiveClientBuilder {
   /** The build label sent in {@code hello}, or null. */
   public LiveClientBuilder build(@Nullable String build) {
     this.build = build;
+    return this;
+  }
+
+  /**
+   * The org of the page's actor as the app knows it (e.g. from its token's claims), or null: the actor that places
+   * optimistic records in a query whose select reads {@code actor.orgId()}. The node's own decision is never
+   * based on it.
+   */
+  public LiveClientBuilder orgId(@Nullable String orgId) {
+    this.orgId = orgId;
     return this;
   }
 

@@ -213,6 +213,11 @@ public final class DslSmoke {
   /** A plain map as the page's records, for the twin. */
   private record MapTx(Map<String, Row> store) implements LocalTx {
     @Override
+    public io.runnel.dsl.Actor actor() {
+      return io.runnel.dsl.Actor.anonymous();
+    }
+
+    @Override
     public @Nullable Row get(EntityRef type, String key) {
       return store.get(key);
     }

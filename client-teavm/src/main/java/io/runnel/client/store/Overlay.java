@@ -1,5 +1,6 @@
 package io.runnel.client.store;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.Conflict;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
@@ -73,17 +74,18 @@ final class Overlay {
   /**
    * Runs every pending write over {@code truth} in order and returns the changed records by id.
    *
+   * @param actor who the writes are made as ({@link LocalTx#actor()})
    * @param truth the synced row of an id, or null
    * @param failed told of each twin that threw (its changes are dropped for this replay)
    */
-  Map<String, Change> replay(Function<String, @Nullable Row> truth,
+  Map<String, Change> replay(Actor actor, Function<String, @Nullable Row> truth,
       java.util.function.BiConsumer<Pending<?>, RuntimeException> failed) {
     Map<String, Change> view = new LinkedHashMap<>();
     for (Pending<?> p : pending) {
       if (p.mutator.local() == null) {
         continue;
       }
-      Scratch tx = new Scratch(view, truth);
+      Scratch tx = new Scratch(actor, view, truth);
       try {
         p.run(tx);
         resolve(p, tx);
@@ -149,13 +151,20 @@ final class Overlay {
 
   /** One write's transaction: reads truth plus the earlier writes, writes into its own changes. */
   private static final class Scratch implements LocalTx {
+    private final Actor actor;
     private final Map<String, Change> earlier;
     private final Function<String, @Nullable Row> truth;
     final Map<String, Change> changes = new LinkedHashMap<>();
 
-    Scratch(Map<String, Change> earlier, Function<String, @Nullable Row> truth) {
+    Scratch(Actor actor, Map<String, Change> earlier, Function<String, @Nullable Row> truth) {
+      this.actor = actor;
       this.earlier = earlier;
       this.truth = truth;
+    }
+
+    @Override
+    public Actor actor() {
+      return actor;
     }
 
     @Nullable Row before(String id) {

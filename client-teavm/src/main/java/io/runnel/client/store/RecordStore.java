@@ -3,6 +3,7 @@ package io.runnel.client.store;
 import io.runnel.client.OptimisticWrites;
 import io.runnel.client.frame.Lsns;
 import io.runnel.client.frame.WireRecord;
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
@@ -55,6 +56,7 @@ public final class RecordStore implements OptimisticWrites {
   private final List<Runnable> listeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
   private @Nullable String helloLsn;
+  private Actor actor = Actor.anonymous();
   private int depth;
   private boolean dirty;
 
@@ -246,6 +248,19 @@ public final class RecordStore implements OptimisticWrites {
     changed();
   }
 
+  /**
+   * Who the pending writes are made as, given to their twins ({@link io.runnel.dsl.LocalTx#actor()}); the overlay
+   * is built again when it changes.
+   */
+  public void actor(Actor actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (!Objects.equals(this.actor.id(), actor.id()) || !Objects.equals(this.actor.orgId(), actor.orgId())) {
+      this.actor = actor;
+      dirty = true;
+      changed();
+    }
+  }
+
   /** The principal changed (another actor): truth, holders, pending writes and remembered digests all go. */
   public void clear() {
     truth.clear();
@@ -332,7 +347,7 @@ public final class RecordStore implements OptimisticWrites {
 
   private void publish() {
     dirty = false;
-    Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(
+    Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(actor,
         id -> {
           Synced s = truth.get(id);
           return s == null ? null : s.row();

@@ -266,6 +266,11 @@ public final class BundleApi {
     final Map<String, EntityRef> changed = new LinkedHashMap<>();
 
     @Override
+    public io.runnel.dsl.Actor actor() {
+      return io.runnel.dsl.Actor.anonymous();
+    }
+
+    @Override
     public @Nullable Row get(EntityRef type, String key) {
       return rows.get(type.name() + ":" + key);
     }

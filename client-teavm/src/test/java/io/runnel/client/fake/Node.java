@@ -45,6 +45,14 @@ public final class Node {
   public static final MutatorRef<String> LIKE = MutatorRef.of("likePost", JsonCodec.text())
       .local((tx, id) -> tx.update(POSTS, id, p -> p.plus("likes", 1)));
 
+  /**
+   * Inserts post {@code in} stamped with who the twin saw: {@code org} the actor's org (or {@code -}), {@code title}
+   * the actor's id (or {@code anonymous}).
+   */
+  public static final MutatorRef<String> STAMP = MutatorRef.of("stamp", JsonCodec.text())
+      .local((tx, in) -> tx.insert(POSTS, post(in, tx.actor().orgId() == null ? "-" : tx.actor().orgId(),
+          tx.actor().isAnonymous() ? "anonymous" : tx.actor().id(), 0)));
+
   /** The JVM's JSON as the client's port. */
   public static final JsonPort JSON = new WireJsonPort();
 

@@ -22,13 +22,14 @@ import java.util.Objects;
  * likes, the live queries {@code liveFeed}, {@code post} and {@code myLikes}, and the mutators {@code createPost},
  * {@code likePost}, {@code unlikePost} and {@code deletePost} with their local twins.
  *
- * <p>Twins and the actor. A twin sees only its input and the page's records, not who is signed in, so the like
- * twins mark the page's own pending like or unlike with a provisional {@code likes} record whose {@code user_id}
- * is {@link #PENDING_LIKE} ({@code ""}) or {@link #PENDING_UNLIKE} ({@code "-"}), never a user id; the marker is
- * what makes applying a twin twice equal to applying it once. The overlay drops it when the write settles, and the
- * echo brings the real like ({@code post_id}, the actor's id). Likewise {@code createPost}'s twin cannot know the
- * actor's org and leaves {@code org_id} and {@code author_id} null: the provisional post is there for
- * {@code post(id)} at once, and joins {@code liveFeed} with its echo.
+ * <p>Twins and the actor. A twin reads who is signed in from {@link LocalTx#actor()}: the id the node named for the
+ * page and the org the page gave at connect (the page reads it from its token's claims). The like twins write the
+ * actor's own {@code likes} record, keyed ({@code post_id}, the actor's id) like the row the server inserts, and
+ * count only when they add or remove it: applying one twice equals applying it once, and a twin run again over
+ * truth that already holds the echo changes nothing. {@code createPost}'s twin writes the provisional post with the
+ * actor's org and id and no {@code created_at} (the server's clock sets it; a null sorts first in
+ * {@code liveFeed}'s {@code created_at desc}, as in PostgreSQL), so it joins the feed at once under the key its echo
+ * will have. While no actor is known (a page that never connected), the like twins change nothing.
  */
 public final class Board {
 
@@ -37,12 +38,6 @@ public final class Board {
 
   /** The longest body, in UTF-16 units. */
   public static final int MAX_BODY = 4000;
-
-  /** The {@code user_id} of a provisional like (the page's own, not yet settled). */
-  public static final String PENDING_LIKE = "";
-
-  /** The {@code user_id} of a provisional unlike marker (the page's own, not yet settled). */
-  public static final String PENDING_UNLIKE = "-";
 
   /**
    * A post: {@code id} uuid (key, made by the browser), {@code org_id} (the tenant), {@code author_id},
@@ -154,52 +149,33 @@ public final class Board {
 
   private Board() {}
 
-  /** The key of the page's provisional marker ({@link #PENDING_LIKE} or {@link #PENDING_UNLIKE}) on a post. */
-  public static String markerKey(String postId, String marker) {
-    return LIKES.key(postId, marker);
-  }
-
-  /** {@code createPost}'s twin: inserts the provisional post unless the page already holds one with its id. */
+  /** {@code createPost}'s twin: inserts the provisional post, the actor's, unless the page already holds its id. */
   static void createLocally(LocalTx tx, CreatePost in) {
     String key = POSTS.key(in.id());
     if (tx.get(POSTS, key) == null) {
-      tx.insert(POSTS, Row.empty().with("id", key).with("org_id", null).with("author_id", null)
-          .with("title", in.title()).with("body", in.body()).with("like_count", 0).with("created_at", null));
+      tx.insert(POSTS, Row.empty().with("id", key).with("org_id", tx.actor().orgId())
+          .with("author_id", tx.actor().id()).with("title", in.title()).with("body", in.body()).with("like_count", 0)
+          .with("created_at", null));
     }
   }
 
-  /**
-   * {@code likePost}'s twin: undoes the page's pending unlike of the post if there is one, else marks a pending like
-   * and counts it, once.
-   */
+  /** {@code likePost}'s twin: adds the actor's like of the post and counts it, unless the page already holds it. */
   static void likeLocally(LocalTx tx, PostRef in) {
-    String unlike = markerKey(in.postId(), PENDING_UNLIKE);
-    if (tx.get(LIKES, unlike) != null) {
-      tx.delete(LIKES, unlike);
-      count(tx, in.postId(), 1);
-    } else if (tx.get(LIKES, markerKey(in.postId(), PENDING_LIKE)) == null) {
-      tx.insert(LIKES, marker(in.postId(), PENDING_LIKE));
+    String user = tx.actor().id();
+    if (user != null && tx.get(LIKES, LIKES.key(in.postId(), user)) == null) {
+      tx.insert(LIKES, Row.empty().with("post_id", in.postId()).with("user_id", user)
+          .with("org_id", tx.actor().orgId()).with("created_at", null));
       count(tx, in.postId(), 1);
     }
   }
 
-  /**
-   * {@code unlikePost}'s twin: undoes the page's pending like of the post if there is one, else marks a pending
-   * unlike and counts it, once (the page offers unlike only on a post its actor likes).
-   */
+  /** {@code unlikePost}'s twin: removes the actor's like of the post and counts it, when the page holds it. */
   static void unlikeLocally(LocalTx tx, PostRef in) {
-    String like = markerKey(in.postId(), PENDING_LIKE);
-    if (tx.get(LIKES, like) != null) {
-      tx.delete(LIKES, like);
-      count(tx, in.postId(), -1);
-    } else if (tx.get(LIKES, markerKey(in.postId(), PENDING_UNLIKE)) == null) {
-      tx.insert(LIKES, marker(in.postId(), PENDING_UNLIKE));
+    String user = tx.actor().id();
+    if (user != null && tx.get(LIKES, LIKES.key(in.postId(), user)) != null) {
+      tx.delete(LIKES, LIKES.key(in.postId(), user));
       count(tx, in.postId(), -1);
     }
-  }
-
-  private static Row marker(String postId, String userId) {
-    return Row.empty().with("post_id", postId).with("user_id", userId).with("org_id", null).with("created_at", null);
   }
 
   private static void count(LocalTx tx, String postId, int delta) {

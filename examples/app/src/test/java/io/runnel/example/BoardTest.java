@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.InputInvalidException;
@@ -19,14 +20,24 @@ import org.junit.jupiter.api.Test;
 class BoardTest {
 
   static final String ID = "0190f3a2-7b4c-7d00-8e2a-1c2b3d4e5f60";
+  static final Actor ADA = Actor.user("ada").inOrg("acme");
 
   static <I> I decode(MutatorRef<I> ref, String json) {
     return ref.decodeInput(Json.parse(json), JsonLimits.INPUT_DEFAULTS);
   }
 
   static MapTx feedWithOnePost(int likes) {
-    return new MapTx().with(Board.POSTS, Row.empty().with("id", ID).with("org_id", "acme").with("author_id", "ada")
+    return new MapTx(ADA).with(Board.POSTS, Row.empty().with("id", ID).with("org_id", "acme").with("author_id", "ada")
         .with("title", "t").with("body", "b").with("like_count", likes).with("created_at", null));
+  }
+
+  /** Truth after the echo of ada's like: the post counted it and her like row is there. */
+  static MapTx likedByAda(int likes) {
+    return feedWithOnePost(likes).with(Board.LIKES, adasLike());
+  }
+
+  static Row adasLike() {
+    return Row.empty().with("post_id", ID).with("user_id", "ada").with("org_id", "acme").with("created_at", null);
   }
 
   static int likeCount(MapTx tx) {
@@ -77,8 +88,8 @@ class BoardTest {
   }
 
   @Test
-  void createPostsTwinInsertsTheProvisionalPostOnceUnderTheBrowsersId() {
-    MapTx tx = new MapTx();
+  void createPostsTwinInsertsTheActorsProvisionalPostOnceUnderTheBrowsersId() {
+    MapTx tx = new MapTx(ADA);
     Board.CreatePost in = new Board.CreatePost(ID, "Hello", "world");
     Board.createLocally(tx, in);
     LinkedHashMap<String, Row> once = new LinkedHashMap<>(tx.rows);
@@ -87,57 +98,80 @@ class BoardTest {
     assertAll(
         () -> assertNotNull(post, "the post is there at once, under the id its echo will carry"),
         () -> assertEquals("Hello", post.text("title")),
+        () -> assertEquals("acme", post.text("org_id"), "in the actor's org, so liveFeed(acme) shows it at once"),
+        () -> assertEquals("ada", post.text("author_id")),
         () -> assertEquals(0, post.int4("like_count")),
         () -> assertNull(post.get("created_at"), "the server sets created_at"),
         () -> assertEquals(once, tx.rows, "applying it twice equals applying it once"));
   }
 
   @Test
-  void likePostsTwinCountsOneLikeHoweverOftenItRuns() {
+  void likePostsTwinAddsTheActorsLikeAndCountsItOnceHoweverOftenItRuns() {
     MapTx tx = feedWithOnePost(3);
     Board.likeLocally(tx, new Board.PostRef(ID));
     LinkedHashMap<String, Row> once = new LinkedHashMap<>(tx.rows);
     Board.likeLocally(tx, new Board.PostRef(ID));
     assertAll(
         () -> assertEquals(4, likeCount(tx)),
-        () -> assertNotNull(tx.get(Board.LIKES, Board.markerKey(ID, Board.PENDING_LIKE)), "the pending like shows"),
+        () -> assertEquals(adasLike(), tx.get(Board.LIKES, Board.LIKES.key(ID, "ada")),
+            "the actor's like, under the key the server's row has"),
         () -> assertEquals(once, tx.rows, "twice equals once"));
   }
 
   @Test
-  void unlikePostsTwinTakesOneLikeBackHoweverOftenItRuns() {
-    MapTx tx = feedWithOnePost(3);
+  void likePostsTwinRunAgainOverTruthThatHoldsItsEchoChangesNothing() {
+    MapTx echoed = likedByAda(4);
+    LinkedHashMap<String, Row> before = new LinkedHashMap<>(echoed.rows);
+    Board.likeLocally(echoed, new Board.PostRef(ID));
+    assertEquals(before, echoed.rows, "the count is not taken twice");
+  }
+
+  @Test
+  void unlikePostsTwinTakesTheActorsLikeBackOnceHoweverOftenItRuns() {
+    MapTx tx = likedByAda(3);
     Board.unlikeLocally(tx, new Board.PostRef(ID));
     LinkedHashMap<String, Row> once = new LinkedHashMap<>(tx.rows);
     Board.unlikeLocally(tx, new Board.PostRef(ID));
+    MapTx notLiked = feedWithOnePost(3);
+    Board.unlikeLocally(notLiked, new Board.PostRef(ID));
     assertAll(
         () -> assertEquals(2, likeCount(tx)),
-        () -> assertNotNull(tx.get(Board.LIKES, Board.markerKey(ID, Board.PENDING_UNLIKE)), "the pending unlike"),
-        () -> assertEquals(once, tx.rows, "twice equals once"));
+        () -> assertNull(tx.get(Board.LIKES, Board.LIKES.key(ID, "ada")), "the like is gone"),
+        () -> assertEquals(once, tx.rows, "twice equals once"),
+        () -> assertEquals(feedWithOnePost(3).rows, notLiked.rows, "no like of the actor's, nothing to take back"));
   }
 
   @Test
-  void likeThenUnlikeAndUnlikeThenLikeLeaveTheCountAsItWas() {
+  void likeThenUnlikeAndUnlikeThenLikeLeaveThePageAsItWas() {
     MapTx likedFirst = feedWithOnePost(3);
     Board.likeLocally(likedFirst, new Board.PostRef(ID));
     Board.unlikeLocally(likedFirst, new Board.PostRef(ID));
-    MapTx unlikedFirst = feedWithOnePost(3);
+    MapTx unlikedFirst = likedByAda(3);
     Board.unlikeLocally(unlikedFirst, new Board.PostRef(ID));
     Board.likeLocally(unlikedFirst, new Board.PostRef(ID));
     assertAll(
-        () -> assertEquals(feedWithOnePost(3).rows, likedFirst.rows, "no marker left, count as it was"),
-        () -> assertEquals(feedWithOnePost(3).rows, unlikedFirst.rows, "no marker left, count as it was"));
+        () -> assertEquals(feedWithOnePost(3).rows, likedFirst.rows, "no like left, count as it was"),
+        () -> assertEquals(likedByAda(3).rows, unlikedFirst.rows, "the like back, count as it was"));
   }
 
   @Test
   void unlikeNeverCountsBelowZeroAndTwinsOfAPostThePageLacksDoNothingToPosts() {
-    MapTx zero = feedWithOnePost(0);
+    MapTx zero = feedWithOnePost(0).with(Board.LIKES, adasLike());
     Board.unlikeLocally(zero, new Board.PostRef(ID));
-    MapTx empty = new MapTx();
+    MapTx empty = new MapTx(ADA);
     Board.likeLocally(empty, new Board.PostRef(ID));
     assertAll(
         () -> assertEquals(0, likeCount(zero)),
         () -> assertNull(empty.get(Board.POSTS, ID), "no post is invented"));
+  }
+
+  @Test
+  void withNoActorKnownTheLikeTwinsChangeNothing() {
+    MapTx tx = new MapTx(Actor.anonymous()).with(Board.POSTS, feedWithOnePost(3).get(Board.POSTS, ID));
+    LinkedHashMap<String, Row> before = new LinkedHashMap<>(tx.rows);
+    Board.likeLocally(tx, new Board.PostRef(ID));
+    Board.unlikeLocally(tx, new Board.PostRef(ID));
+    assertEquals(before, tx.rows);
   }
 
   @Test

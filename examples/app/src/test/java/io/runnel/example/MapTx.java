@@ -1,5 +1,6 @@
 package io.runnel.example;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.Row;
@@ -12,6 +13,17 @@ import java.util.function.UnaryOperator;
 final class MapTx implements LocalTx {
 
   final Map<String, Row> rows = new LinkedHashMap<>();
+  private final Actor actor;
+
+  /** A transaction made as {@code actor}. */
+  MapTx(Actor actor) {
+    this.actor = actor;
+  }
+
+  @Override
+  public Actor actor() {
+    return actor;
+  }
 
   /** Puts {@code row} as truth before a twin runs. */
   MapTx with(EntityRef type, Row row) {

@@ -90,6 +90,7 @@ async function start(user) {
 
   const runnel = connect({
     url: location.origin,
+    orgId: org, // twins read it as tx.actor().orgId(): a new post shows in the feed before the node answers
     credentials: async ({ refresh }) => {
       if (refresh || !token) {
         try {
@@ -107,10 +108,9 @@ async function start(user) {
   let status = 'pending';
   let feedError = null;
 
-  // A post is liked when the actor's like is there (or the page's pending like), and no pending unlike is.
+  // A post is liked when the actor's like is there (the twins add and remove it before the node answers).
   function liked(postId) {
-    const mine = likes.filter((l) => l.post_id === postId);
-    return mine.some((l) => l.user_id === user || l.user_id === '') && !mine.some((l) => l.user_id === '-');
+    return likes.some((l) => l.post_id === postId && l.user_id === user);
   }
 
   function render() {

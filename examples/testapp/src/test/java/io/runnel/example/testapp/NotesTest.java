@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.Row;
@@ -82,6 +83,11 @@ class NotesTest {
   /** Records by key, as a twin sees them. */
   static final class MapTx implements LocalTx {
     final Map<String, Row> rows = new LinkedHashMap<>();
+
+    @Override
+    public Actor actor() {
+      return Actor.anonymous();
+    }
 
     @Override
     public @Nullable Row get(EntityRef type, String key) {
