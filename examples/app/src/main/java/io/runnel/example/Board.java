@@ -123,7 +123,10 @@ public final class Board {
   public static final QueryRef<FeedInput> LIVE_FEED = QueryRef.live("liveFeed", FeedInput.CODEC,
       in -> select(POSTS).where(eq("org_id", in.orgId())).orderBy(desc("created_at")).limit(50));
 
-  /** {@code post}: one post by id (of the actor's org). */
+  /**
+   * {@code post}: one post by id, of the actor's org; the sync node refuses another org's post with
+   * {@code X_TENANCY_ACTOR_MISMATCH}, and an id no org holds reads as empty.
+   */
   public static final QueryRef<PostInput> POST = QueryRef.live("post", PostInput.CODEC,
       in -> select(POSTS).where(eq("id", in.id())).limit(1));
 

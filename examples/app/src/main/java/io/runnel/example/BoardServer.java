@@ -21,9 +21,12 @@ import org.flywaydb.core.Flyway;
  * The team board's server half: its tables (Flyway migrations under {@code db/migration}: the schema, then the fixed
  * seed), the entities' tenant, every policy and each mutator's SQL.
  *
- * <p>Tenancy. Posts and likes are scoped by {@code org_id}, so every read is pinned to the actor's org. Each
- * mutator also names the actor's org in its SQL: a post of another org is, to it, a post that does not exist
- * ({@code 409 X_POST_NOT_FOUND}, the same answer as for an unknown id, so a refusal reveals nothing).
+ * <p>Tenancy. Posts and likes are scoped by {@code org_id}, so every read is pinned to the actor's org, and the sync
+ * node refuses a read that names another org: {@code liveFeed} of another org, or {@code post(id)} of another org's
+ * post (it names the post by its key), each {@code 403 X_TENANCY_ACTOR_MISMATCH} over HTTP and a {@code refuse} on
+ * the socket; a post id no org holds reads as empty. Each mutator also names the actor's org in its SQL: a post of
+ * another org is, to it, a post that does not exist ({@code 409 X_POST_NOT_FOUND}, the same answer as for an unknown
+ * id; a mutator's refusal is its own code with 409 or 422, never one of Runnel's).
  * {@code deletePost}'s row rule is its {@code WHERE author_id = <actor>}; when it deletes nothing, the server checks
  * why and answers {@code X_POST_NOT_FOUND} or {@code 409 X_POST_NOT_AUTHOR}. An actor with no org is refused with
  * {@code 409 X_NO_ORG}.

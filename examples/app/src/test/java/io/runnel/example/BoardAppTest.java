@@ -2,6 +2,7 @@ package io.runnel.example;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.testing.FreshDatabase;
@@ -15,14 +16,19 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The one process ({@code RUNNEL_ROLE=all}, development mode) over real HTTP on a real PostgreSQL: the development
- * sign-in, the board's routes, and tenancy (a globex user can neither read nor write an acme post through any route).
+ * sign-in, the board's routes, and tenancy (a globex user can neither read nor write an acme post through any route:
+ * the mutate and query routes and the socket each refuse with its code and write nothing).
  */
 @FreshDatabase
 class BoardAppTest {
@@ -99,30 +105,136 @@ class BoardAppTest {
         () -> assertEquals(401, noToken.status()));
   }
 
+  /**
+   * What a refused write must leave as it was: the rows of posts and likes (counted, and each table's rows digested)
+   * and the acme post's like count.
+   */
+  static String writeState() throws Exception {
+    return one("SELECT (SELECT count(*) FROM posts) || ' posts, ' || (SELECT count(*) FROM likes) || ' likes, '"
+        + " || (SELECT like_count FROM posts WHERE id = '" + ACME_POST + "') || ' on the acme post, digests '"
+        + " || (SELECT md5(string_agg(p::text, ',' ORDER BY p.id)) FROM posts p) || ' '"
+        + " || (SELECT md5(coalesce(string_agg(l::text, ',' ORDER BY l.post_id, l.user_id), '')) FROM likes l)");
+  }
+
+  static String ref(String postId) {
+    return "{\"postId\":\"" + postId + "\"}";
+  }
+
+  static String postInput(String id) {
+    return "{\"id\":\"" + id + "\"}";
+  }
+
+  static String sub(String sid, String query, String input) {
+    return "{\"t\":\"sub\",\"sid\":\"" + sid + "\",\"q\":\"" + query + "\",\"in\":" + input + "}";
+  }
+
+  static List<BoardSocket.Frame> framesOf(List<BoardSocket.Frame> frames, String sid) {
+    return frames.stream().filter(f -> sid.equals(f.sid())).toList();
+  }
+
+  /** Checks an HTTP refusal: its status, and a body that is exactly {@code {code, cause, fix}} with that code. */
+  static List<Executable> refused(String what, BoardHttp.Answer a, int status, String code) {
+    return List.of(
+        () -> assertEquals(status, a.status(), what + ": " + a.body()),
+        () -> assertEquals(code, a.code(), what + ": " + a.body()),
+        () -> assertEquals(Set.of("code", "cause", "fix"), ((JsonObject) a.body()).members().keySet(), what),
+        () -> assertFalse(((JsonString) a.get("fix")).value().isBlank(), what + ": a fix"));
+  }
+
+  /** Checks a socket refusal: the sid's only frame is a {@code refuse} with that code. */
+  static List<Executable> refused(String what, List<BoardSocket.Frame> frames, String code) {
+    return List.of(
+        () -> assertEquals(1, frames.size(), what + ": one frame, no snapshot: " + frames),
+        () -> assertEquals("refuse", frames.get(0).t(), what + ": " + frames),
+        () -> assertEquals(code, frames.get(0).text("code"), what + ": " + frames),
+        () -> assertEquals(Set.of("t", "sid", "code", "cause", "fix"), frames.get(0).json().members().keySet(), what));
+  }
+
   @Test
-  void aGlobexUserCanNeitherReadNorWriteAnAcmePostThroughAnyRoute() throws Exception {
+  void aGlobexUserCanNeitherLikeDeleteNorReadAnAcmePostThroughAnyRouteEachRefusedWithItsCode() throws Exception {
+    String ada = http.token("ada");
     String grace = http.token("grace");
-    String before = one("SELECT like_count || ':' || (SELECT count(*) FROM likes) FROM posts WHERE id = '"
-        + ACME_POST + "'");
-    String ref = "{\"postId\":\"" + ACME_POST + "\"}";
-    BoardHttp.Answer like = http.mutate(grace, "likePost", ref);
-    BoardHttp.Answer unlike = http.mutate(grace, "unlikePost", ref);
-    BoardHttp.Answer delete = http.mutate(grace, "deletePost", ref);
+    http.mutate(ada, "likePost", ref(ACME_POST)); // a like that grace's unlike must not take back
+    String title = one("SELECT title FROM posts WHERE id = '" + ACME_POST + "'");
+    String body = one("SELECT body FROM posts WHERE id = '" + ACME_POST + "'");
+    String before = writeState();
+    BoardHttp.Answer like = http.mutate(grace, "likePost", ref(ACME_POST));
+    BoardHttp.Answer unlike = http.mutate(grace, "unlikePost", ref(ACME_POST));
+    BoardHttp.Answer delete = http.mutate(grace, "deletePost", ref(ACME_POST));
+    BoardHttp.Answer post = http.query(grace, "post", postInput(ACME_POST));
     BoardHttp.Answer feed = http.query(grace, "liveFeed", "{\"orgId\":\"acme\"}");
-    BoardHttp.Answer post = http.query(grace, "post", "{\"id\":\"" + ACME_POST + "\"}");
-    BoardHttp.Answer own = http.query(grace, "liveFeed", "{\"orgId\":\"globex\"}");
+    BoardHttp.Answer ownFeed = http.query(grace, "liveFeed", "{\"orgId\":\"globex\"}");
+    List<BoardSocket.Frame> frames;
+    try (BoardSocket socket = BoardSocket.open(app.port(), grace)) {
+      socket.send("{\"t\":\"hello\",\"v\":1}");
+      socket.send(sub("acmePost", "post", postInput(ACME_POST)));
+      socket.send(sub("acmeFeed", "liveFeed", "{\"orgId\":\"acme\"}"));
+      socket.send(sub("ownPost", "post", postInput(seedPost(15))));
+      // One socket's frames are handled in order: the refusals are queued before ownPost's snapshot.
+      frames = socket.until(f -> f.t().equals("snapshot") && "ownPost".equals(f.sid()));
+    }
+    String after = writeState();
+    List<BoardSocket.Frame> own = framesOf(frames, "ownPost");
+    List<String> answers = new ArrayList<>();
+    for (BoardHttp.Answer a : List.of(like, unlike, delete, post, feed)) {
+      answers.add(a.raw().body());
+    }
+    framesOf(frames, "acmePost").forEach(f -> answers.add(f.text()));
+    framesOf(frames, "acmeFeed").forEach(f -> answers.add(f.text()));
+    List<Executable> checks = new ArrayList<>();
+    checks.addAll(refused("likePost", like, 409, "X_POST_NOT_FOUND"));
+    checks.addAll(refused("unlikePost", unlike, 409, "X_POST_NOT_FOUND"));
+    checks.addAll(refused("deletePost", delete, 409, "X_POST_NOT_FOUND"));
+    checks.addAll(refused("GET post", post, 403, "X_TENANCY_ACTOR_MISMATCH"));
+    checks.addAll(refused("GET liveFeed acme", feed, 403, "X_TENANCY_ACTOR_MISMATCH"));
+    checks.addAll(refused("sub post", framesOf(frames, "acmePost"), "X_TENANCY_ACTOR_MISMATCH"));
+    checks.addAll(refused("sub liveFeed acme", framesOf(frames, "acmeFeed"), "X_TENANCY_ACTOR_MISMATCH"));
+    checks.add(() -> assertEquals(before, after, "nothing written"));
+    checks.add(() -> assertEquals(seedPost(15), ((JsonString) ((JsonObject) ((JsonArray) own.get(0).json()
+        .get("records")).elements().get(0)).get("key")).value(), "the socket reads grace's own post: " + own));
+    checks.add(() -> assertEquals(6, ((JsonArray) ownFeed.get("records")).elements().size(), "globex's own 6 posts"));
+    for (String answer : answers) {
+      checks.add(() -> assertFalse(answer.contains(title) || answer.contains(body) || answer.contains("\"ada\"")
+          || answer.contains("\"records\"") || answer.contains("\"row\""), "nothing of the acme post: " + answer));
+    }
+    assertAll(checks);
+  }
+
+  @Test
+  void aPostIdNoOrgHoldsIsAnEmptyReadOverHttpAndTheSocketAndNotFoundToTheMutators() throws Exception {
+    String grace = http.token("grace");
+    String nowhere = UUID.randomUUID().toString();
+    String before = writeState();
+    BoardHttp.Answer post = http.query(grace, "post", postInput(nowhere));
+    BoardHttp.Answer like = http.mutate(grace, "likePost", ref(nowhere));
+    List<BoardSocket.Frame> frames;
+    try (BoardSocket socket = BoardSocket.open(app.port(), grace)) {
+      socket.send(sub("nowhere", "post", postInput(nowhere)));
+      frames = socket.until(f -> "nowhere".equals(f.sid()));
+    }
+    BoardSocket.Frame last = frames.get(frames.size() - 1);
     assertAll(
+        () -> assertEquals(200, post.status(), String.valueOf(post.body())),
+        () -> assertEquals(List.of(), ((JsonArray) post.get("records")).elements(), "an empty read"),
+        () -> assertEquals("snapshot", last.t(), last.text()),
+        () -> assertEquals(List.of(), ((JsonArray) last.json().get("records")).elements(), "an empty snapshot"),
         () -> assertEquals(409, like.status()),
-        () -> assertEquals("X_POST_NOT_FOUND", like.code(), "the same answer as an unknown id: nothing revealed"),
-        () -> assertEquals("X_POST_NOT_FOUND", unlike.code()),
-        () -> assertEquals("X_POST_NOT_FOUND", delete.code()),
-        () -> assertEquals(403, feed.status()),
-        () -> assertEquals("X_TENANCY_ACTOR_MISMATCH", feed.code()),
-        () -> assertEquals(200, post.status(), "a read is pinned to globex, so the acme post is not there"),
-        () -> assertEquals(0, ((JsonArray) post.get("records")).elements().size()),
-        () -> assertEquals(6, ((JsonArray) own.get("records")).elements().size(), "globex's own 6 posts"),
-        () -> assertEquals(before, one("SELECT like_count || ':' || (SELECT count(*) FROM likes) FROM posts WHERE id = '"
-            + ACME_POST + "'"), "nothing written"));
+        () -> assertEquals("X_POST_NOT_FOUND", like.code()),
+        () -> assertEquals(before, writeState(), "nothing written"));
+  }
+
+  @Test
+  void anAcmeUserWhoIsNotTheAuthorCannotDeleteAnAcmePostAndNothingIsWritten() throws Exception {
+    String ada = http.token("ada");
+    String alan = http.token("alan");
+    http.mutate(ada, "likePost", ref(ACME_POST)); // the likes that would go with the post
+    String before = writeState();
+    BoardHttp.Answer delete = http.mutate(alan, "deletePost", ref(ACME_POST));
+    List<Executable> checks = new ArrayList<>(refused("alan's deletePost of ada's post", delete, 409,
+        "X_POST_NOT_AUTHOR"));
+    checks.add(() -> assertEquals("ada", one("SELECT author_id FROM posts WHERE id = '" + ACME_POST + "'")));
+    checks.add(() -> assertEquals(before, writeState(), "nothing written: the post and its likes are there"));
+    assertAll(checks);
   }
 
   @Test

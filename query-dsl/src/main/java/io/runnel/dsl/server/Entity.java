@@ -52,7 +52,9 @@ public final class Entity {
   }
 
   /**
-   * This entity scoped by tenant: {@code column} holds the org id, and every read is pinned to the actor's org.
+   * This entity scoped by tenant: {@code column} holds the org id, and every read is pinned to the actor's org; an
+   * input that pins another org, or names another org's record by its whole key, is refused by the sync node with
+   * {@code X_TENANCY_ACTOR_MISMATCH} (docs/live.md).
    *
    * @throws DeclarationException ({@code X_ENTITY_DECLARATION_INVALID}) when the column is not declared or cannot
    *     be compared

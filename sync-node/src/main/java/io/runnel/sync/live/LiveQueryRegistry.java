@@ -35,9 +35,10 @@ import javax.sql.DataSource;
  * The live query engine of a sync node: one shared window per {@code qid@tenant}, kept up to date from the bus.
  *
  * <p>A subscription names a declared live query and its input; the registry decodes and checks the input, applies
- * the query's policy gate, pins a tenant-scoped entity to the actor's org, and joins the window of that query,
- * input and tenant (a source that reads the actor has a window per actor), creating it with one shared read when
- * it is new. Frames go to the {@link LiveSubscriber} given.
+ * the query's policy gate, pins a tenant-scoped entity to the actor's org (refusing an input that names another
+ * tenant's record by key: {@link ResolvedQuery}), and joins the window of that query, input and tenant (a source
+ * that reads the actor has a window per actor), creating it with one shared read when it is new. Frames go to the
+ * {@link LiveSubscriber} given.
  *
  * <pre>{@code
  * LiveQueryRegistry live = LiveQueryRegistry.builder().declarations(d).dataSource(pool).transport(bus).build();
@@ -46,6 +47,8 @@ import javax.sql.DataSource;
  * }</pre>
  */
 public final class LiveQueryRegistry implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(LiveQueryRegistry.class.getName());
 
   private final Declarations declarations;
   private final Transport transport;
@@ -117,7 +120,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
    * @throws LiveQueryException {@code X_LIVE_QUERY_UNKNOWN} for a query not declared or not live,
    *     {@code X_FORBIDDEN} when the policy refuses the actor, {@code X_TENANCY_ACTOR_ORG_REQUIRED} for a
    *     tenant-scoped entity and an actor with no org, {@code X_TENANCY_ACTOR_MISMATCH} when the input pins
-   *     another tenant
+   *     another tenant or names another tenant's record by its whole key, {@code X_TIMEOUT} or
+   *     {@code X_INTERNAL} when checking that key's tenant runs past the read deadline or fails
    * @throws io.runnel.wire.InputInvalidException ({@code X_INPUT_INVALID}) naming the input field at fault
    */
   public LiveSubscription subscribe(LiveSubscriber subscriber, String sid, Actor actor, String query,
@@ -151,7 +155,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
    * read of the database, no window kept ({@code GET /v1/query}). Any declared query may be read, live or not.
    *
    * @param input the input object, as the request carried it
-   * @throws LiveQueryException {@code X_LIVE_QUERY_UNKNOWN}, {@code X_FORBIDDEN}, {@code X_TENANCY_ACTOR_MISMATCH},
+   * @throws LiveQueryException {@code X_LIVE_QUERY_UNKNOWN}, {@code X_FORBIDDEN}, {@code X_TENANCY_ACTOR_MISMATCH}
+   *     (the input pins another tenant, or names another tenant's record by its whole key),
    *     {@code X_TENANCY_ACTOR_ORG_REQUIRED}, or {@code X_TIMEOUT} for a read past its deadline
    * @throws io.runnel.wire.InputInvalidException naming the input field at fault
    * @throws SQLException when the database fails otherwise
@@ -164,6 +169,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
             "No query is declared as '" + query + "'.", "Read a declared query by its name."));
     ResolvedQuery resolved = ResolvedQuery.resolve(q, actor, input, inputLimits);
     Entity entity = resolved.entity();
+    refuseOtherTenantsRecord(resolved);
     WindowRead read = reader.readOnce(entity, resolved.select());
     List<LiveRecord> records = new ArrayList<>(read.rows().size());
     for (Row row : read.rows()) {
@@ -180,6 +186,16 @@ public final class LiveQueryRegistry implements AutoCloseable {
     Select select = resolved.select();
     Entity entity = resolved.entity();
     WindowId id = resolved.id();
+    if (resolved.otherTenant() != null && !windows.containsKey(id)) {
+      // A window that exists was probed when it was made: its query, input and tenant are this subscriber's.
+      try {
+        refuseOtherTenantsRecord(resolved);
+      } catch (SQLException e) {
+        LOG.log(System.Logger.Level.WARNING, "The tenancy probe of " + id + " failed", e);
+        throw new LiveQueryException(ErrorCode.X_INTERNAL, "Checking the tenant of " + id + " failed.",
+            "Retry; if it repeats, check the database.");
+      }
+    }
     LiveWindow window;
     synchronized (lock) {
       Select pinned = select;
@@ -220,6 +236,20 @@ public final class LiveQueryRegistry implements AutoCloseable {
         }
       }
     };
+  }
+
+  /**
+   * Runs the query's tenancy probe, if it has one.
+   *
+   * @throws LiveQueryException {@code X_TENANCY_ACTOR_MISMATCH} when the input names another tenant's record by
+   *     key, {@code X_TIMEOUT} past the read deadline
+   * @throws SQLException when the database fails otherwise
+   */
+  private void refuseOtherTenantsRecord(ResolvedQuery resolved) throws SQLException {
+    Select probe = resolved.otherTenant();
+    if (probe != null && reader.finds(resolved.entity(), probe)) {
+      throw resolved.otherTenantsRecord();
+    }
   }
 
   private void leave(LiveWindow window, LiveSubscriber subscriber, String sid) {

@@ -12,18 +12,27 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.util.Map;
 
 /**
  * A query as one actor asks it: the input decoded and checked, the policy's gate passed, a tenant-scoped entity
  * pinned to the actor's org, and the identity of the window that serves it. Live subscriptions and one-shot reads
  * resolve a query the same way, so both refuse the same requests with the same codes.
  *
+ * <p>A select over a tenant-scoped entity that names one record by its whole key (an {@code eq} on every key
+ * column, as {@code post(id)} does) and does not pin the tenant itself carries an {@link #otherTenant() probe}: the
+ * same select with the tenant column <em>not</em> the actor's org, limit 1. Before it reads, the registry runs the
+ * probe, and a row found means the input names another tenant's record ({@code X_TENANCY_ACTOR_MISMATCH}), the
+ * same refusal as an input naming another tenant outright. The pin, not the probe, is what keeps other tenants'
+ * rows out; the probe only turns a silent empty answer into a coded one. A key that no row holds reads as empty.
+ *
  * @param query the declared query
  * @param select the select to read, its tenant pinned
  * @param org the tenant pinned, or null
  * @param id the window's identity
+ * @param otherTenant the probe for another tenant's record named by key, or null when the select names none
  */
-record ResolvedQuery(Query<?> query, Select select, @Nullable String org, WindowId id) {
+record ResolvedQuery(Query<?> query, Select select, @Nullable String org, WindowId id, @Nullable Select otherTenant) {
 
   /**
    * Resolves {@code q} for {@code actor} with {@code json} as input.
@@ -41,6 +50,7 @@ record ResolvedQuery(Query<?> query, Select select, @Nullable String org, Window
     Select select = q.select(input, actor);
     Entity entity = q.entity();
     String org = null;
+    Select otherTenant = null;
     String tenantColumn = entity.tenantColumn();
     if (tenantColumn != null) {
       org = actor.orgId();
@@ -49,10 +59,19 @@ record ResolvedQuery(Query<?> query, Select select, @Nullable String org, Window
             "'" + q.name() + "' reads '" + entity.name() + "', which is scoped by org, and the actor has none.",
             "Sign in as an actor that belongs to an org.");
       }
-      select = pinTenant(q, entity, select, tenantColumn, org);
+      Object orgValue = orgValue(entity, tenantColumn, org);
+      otherTenant = otherTenantProbe(entity, select, tenantColumn, orgValue);
+      select = pinTenant(q, entity, select, tenantColumn, orgValue);
     }
     WindowId id = WindowId.of(QueryHash.of(q.ref(), input), org, q.ref().readsActor(), actor);
-    return new ResolvedQuery(q, select, org, id);
+    return new ResolvedQuery(q, select, org, id, otherTenant);
+  }
+
+  /** The refusal of a query whose {@linkplain #otherTenant() probe} found a row: it names no data of that row. */
+  LiveQueryException otherTenantsRecord() {
+    return new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
+        "'" + query.name() + "' names by key a '" + entity().name() + "' record of another tenant than the actor's org.",
+        "Ask for records of the actor's own org; another org's records are never read.");
   }
 
   /** The entity read. */
@@ -60,16 +79,32 @@ record ResolvedQuery(Query<?> query, Select select, @Nullable String org, Window
     return query.entity();
   }
 
-  private static Select pinTenant(Query<?> q, Entity entity, Select select, String tenantColumn, String org) {
+  private static Object orgValue(Entity entity, String tenantColumn, String org) {
     Column column = entity.ref().column(tenantColumn);
-    Object orgValue;
     try {
-      orgValue = column.type().coerce(org);
+      return column.type().coerce(org);
     } catch (ValueInvalidException e) {
       throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
           "The actor's org '" + org + "' is not a valid " + column.type().sqlName() + " for " + entity.name() + "."
               + tenantColumn + ".", "Give actors org ids of the tenant column's type.");
     }
+  }
+
+  /**
+   * The probe of a select that names one record by its whole key and leaves the tenant unpinned: the select, limited
+   * to 1, with {@code NOT (tenant = org)}; null for any other select.
+   */
+  private static @Nullable Select otherTenantProbe(Entity entity, Select select, String tenantColumn,
+      Object orgValue) {
+    Map<String, Object> pins = select.routingKey();
+    if (pins.containsKey(tenantColumn) || !pins.keySet().containsAll(entity.ref().key())) {
+      return null;
+    }
+    return select.where(Filter.not(Filter.eq(tenantColumn, orgValue))).limit(1);
+  }
+
+  private static Select pinTenant(Query<?> q, Entity entity, Select select, String tenantColumn, Object orgValue) {
+    Column column = entity.ref().column(tenantColumn);
     Object named = select.routingKey().get(tenantColumn);
     if (named != null && !named.equals(column.type().routingValue(orgValue))) {
       throw new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,

@@ -76,6 +76,49 @@ final class WindowReader {
     return run(entity, select, select.limit(), true);
   }
 
+  /**
+   * Whether {@code select} finds a row: a tenancy probe ({@link ResolvedQuery#otherTenant()}), one read-only
+   * statement under the read deadline, not counted as a window read.
+   *
+   * @throws RunnelException ({@code X_TIMEOUT}) when the probe runs past its deadline
+   * @throws SQLException when the database fails otherwise
+   */
+  boolean finds(Entity entity, Select select) throws SQLException {
+    SqlStatement sql = SqlRenderer.render(entity, select, null);
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        try (Statement s = c.createStatement()) {
+          s.execute("SET LOCAL statement_timeout = " + Math.max(1, timeout.toMillis()));
+        }
+        boolean found;
+        try (PreparedStatement s = c.prepareStatement(sql.sql())) {
+          bind(s, sql);
+          try (ResultSet r = s.executeQuery()) {
+            found = r.next();
+          }
+        }
+        c.commit();
+        return found;
+      } catch (SQLException e) {
+        c.rollback();
+        throw timeoutOr(e, entity);
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    }
+  }
+
+  private SQLException timeoutOr(SQLException e, Entity entity) {
+    if ("57014".equals(e.getSQLState())) {
+      throw new LiveQueryException(ErrorCode.X_TIMEOUT,
+          "Reading " + entity.name() + " took longer than " + timeout.toMillis() + " ms.",
+          "Retry later; if it repeats, index the query's filter and order columns.");
+    }
+    return e;
+  }
+
   private WindowRead run(Entity entity, Select select, int capacity, boolean positionBefore) throws SQLException {
     SqlStatement sql = SqlRenderer.render(entity, select.limit(capacity), null);
     try (Connection c = dataSource.getConnection()) {
@@ -125,12 +168,7 @@ final class WindowReader {
         return new WindowRead(rows, rows.size() < capacity, snapshot, before != null ? before : position);
       } catch (SQLException e) {
         c.rollback();
-        if ("57014".equals(e.getSQLState())) {
-          throw new LiveQueryException(ErrorCode.X_TIMEOUT,
-              "Reading " + entity.name() + " took longer than " + timeout.toMillis() + " ms.",
-              "Retry later; if it repeats, index the query's filter and order columns.");
-        }
-        throw e;
+        throw timeoutOr(e, entity);
       } finally {
         c.setAutoCommit(autoCommit);
         c.setTransactionIsolation(isolation);

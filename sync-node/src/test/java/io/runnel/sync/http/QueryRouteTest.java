@@ -91,6 +91,17 @@ class QueryRouteTest {
   }
 
   @Test
+  void aReadByKeyAnswersTheActorsOwnRecordAndAKeyNoRowHoldsIsAnEmptyRead() {
+    HttpCalls.Answer own = read("note", "{\"id\":1}", "ada@acme");
+    HttpCalls.Answer none = read("note", "{\"id\":99}", "ada@acme");
+    assertAll(
+        () -> assertEquals(200, own.status(), own.body()),
+        () -> assertEquals(List.of("1"), keys(own)),
+        () -> assertEquals(200, none.status(), none.body()),
+        () -> assertEquals(List.of(), keys(none)));
+  }
+
+  @Test
   void theRowRuleFiltersEachActorsRecordsAndAPermissionOpensTheGate() {
     HttpCalls.Answer own = read("ownNotes", "{}", "bob@acme");
     HttpCalls.Answer admin = read("secretNotes", "{}", "root@acme+admin");
@@ -107,6 +118,8 @@ class QueryRouteTest {
         {"the policy", read("secretNotes", "{}", "ada@acme"), 403, "X_FORBIDDEN"},
         {"another tenant named", read("notesOfOrg", "{\"org\":\"globex\"}", "ada@acme"), 403,
             "X_TENANCY_ACTOR_MISMATCH"},
+        {"another tenant's record named by key", read("note", "{\"id\":3}", "ada@acme"), 403,
+            "X_TENANCY_ACTOR_MISMATCH"},
         {"an actor with no org", read("notes", "{}", "nobody@"), 403, "X_TENANCY_ACTOR_ORG_REQUIRED"},
         {"input that is not JSON", read("notes", "{nope", "ada@acme"), 422, "X_INPUT_INVALID"},
         {"a wrong field", read("notesOfOrg", "{\"org\":1}", "ada@acme"), 422, "X_INPUT_INVALID"},
@@ -119,7 +132,9 @@ class QueryRouteTest {
       checks.add(() -> assertFalse(a.field("fix").isBlank(), String.valueOf(c[0])));
     }
     HttpCalls.Answer unknown = (HttpCalls.Answer) cases[1][1];
-    HttpCalls.Answer wrongField = (HttpCalls.Answer) cases[6][1];
+    HttpCalls.Answer wrongField = (HttpCalls.Answer) cases[7][1];
+    HttpCalls.Answer byKey = (HttpCalls.Answer) cases[4][1];
+    checks.add(() -> assertFalse(byKey.body().matches("(?s).*(globex|gus|g3).*"), "nothing of the row: " + byKey.body()));
     checks.add(() -> assertTrue(unknown.field("cause").contains("nope"), "the name is echoed"));
     checks.add(() -> assertTrue(wrongField.field("cause").contains("org"), "the field is named"));
     assertAll(checks);

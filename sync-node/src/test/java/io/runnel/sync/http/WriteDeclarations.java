@@ -57,6 +57,12 @@ final class WriteDeclarations {
   static final QueryRef<OrgIn> BY_ORG = QueryRef.once("notesOfOrg", OrgIn.CODEC,
       in -> select(NOTES).where(eq("org", in.org())).orderBy(asc("id")));
 
+  record NoteId(int id) {
+    static final JsonCodec<NoteId> CODEC = JsonCodec.object(r -> new NoteId(r.int4("id")), (in, w) -> w.put("id", in.id()));
+  }
+
+  static final QueryRef<NoteId> NOTE = QueryRef.once("note", NoteId.CODEC, in -> select(NOTES).where(eq("id", in.id())));
+
   static final MutatorRef<NoteIn> ADD_NOTE = MutatorRef.of("addNote", NoteIn.CODEC);
   static final MutatorRef<CounterIn> BUMP = MutatorRef.of("bump", CounterIn.CODEC);
   static final MutatorRef<CounterIn> SLOW_BUMP = MutatorRef.of("slowBump", CounterIn.CODEC);
@@ -100,6 +106,7 @@ final class WriteDeclarations {
             .policy(Policy.authenticated().visible((actor, row) -> actor.id().equals(row.text("author")))))
         .query(Query.of(SECRET).on(NOTES_ENTITY).policy(Policy.can("admin")))
         .query(Query.of(BY_ORG).on(NOTES_ENTITY).policy(Policy.authenticated()))
+        .query(Query.of(NOTE).on(NOTES_ENTITY).policy(Policy.authenticated()))
         .mutator(Mutator.of(ADD_NOTE).policy(Policy.authenticated()).server((ctx, in) -> {
           ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
           return Map.of("id", in.id());

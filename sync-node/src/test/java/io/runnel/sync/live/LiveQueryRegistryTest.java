@@ -69,12 +69,24 @@ class LiveQueryRegistryTest {
   static final QueryRef<NoInput> ONCE = QueryRef.once("once", NoInput.CODEC, in -> select(TASKS));
   static final QueryRef<NoInput> ALL_NOTES = QueryRef.live("allNotes", NoInput.CODEC, in -> select(NOTES));
 
+  record ById(int id) {
+    static final JsonCodec<ById> CODEC = JsonCodec.object(r -> new ById(r.int4("id")), (in, w) -> w.put("id", in.id()));
+  }
+
+  static final QueryRef<ById> TASK = QueryRef.live("task", ById.CODEC, in -> select(TASKS).where(eq("id", in.id())));
+  static final QueryRef<ById> KEYED_TASK = QueryRef.live("keyedTask", ById.CODEC,
+      in -> select(TASKS).where(eq("id", in.id())).where(eq("status", "keyed")));
+  static final QueryRef<ById> NOTE = QueryRef.live("note", ById.CODEC, in -> select(NOTES).where(eq("id", in.id())));
+
   static final Declarations DECLARATIONS = Declarations.builder()
       .query(Query.of(BY_STATUS).on(TASKS_ENTITY).policy(Policy.authenticated()))
       .query(Query.of(MINE).on(TASKS_ENTITY).policy(Policy.authenticated()))
       .query(Query.of(SECRET).on(TASKS_ENTITY).policy(Policy.can("tasks:admin")))
       .query(Query.of(ONCE).on(TASKS_ENTITY).policy(Policy.authenticated()))
       .query(Query.of(ALL_NOTES).on(NOTES_ENTITY).policy(Policy.allowPublic()))
+      .query(Query.of(TASK).on(TASKS_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(KEYED_TASK).on(TASKS_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(NOTE).on(NOTES_ENTITY).policy(Policy.allowPublic()))
       .build();
 
   TestDatabase db;
@@ -178,6 +190,48 @@ class LiveQueryRegistryTest {
           () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_ORG_REQUIRED, noOrg.code()),
           () -> registry.subscribe(rec, "own", ada, "byStatus",
               ByStatus.CODEC.encode(new ByStatus("tenancy", "acme"))).close());
+    }
+  }
+
+  @Test
+  void anInputNamingAnotherTenantsRecordByKeyIsRefusedAndAKeyNoRowHoldsReadsEmpty() throws Exception {
+    fixture.commit("INSERT INTO tasks VALUES (70, 'acme', 'keyed', 'ada', 1), (71, 'globex', 'x', 'gus', 1),"
+        + " (74, 'acme', 'unkeyed', 'ada', 1); INSERT INTO notes VALUES (72, 'public')");
+    try (LiveQueryRegistry registry = registry(Duration.ofSeconds(10))) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      Actor gus = Actor.user("gus").inOrg("globex");
+      RunnelException subscribed = assertThrows(RunnelException.class,
+          () -> registry.subscribe(rec, "acme", gus, "task", ById.CODEC.encode(new ById(70))));
+      RunnelException read = assertThrows(RunnelException.class,
+          () -> registry.read(gus, "task", ById.CODEC.encode(new ById(70))));
+      RunnelException filtered = assertThrows(RunnelException.class,
+          () -> registry.read(gus, "keyedTask", ById.CODEC.encode(new ById(70))));
+      QueryRead unmatched = registry.read(gus, "keyedTask", ById.CODEC.encode(new ById(74)));
+      int windowsAfterRefusals = registry.windowCount();
+      registry.subscribe(rec, "own", gus, "task", ById.CODEC.encode(new ById(71)));
+      registry.subscribe(rec, "none", gus, "task", ById.CODEC.encode(new ById(79)));
+      registry.subscribe(rec, "note", gus, "note", ById.CODEC.encode(new ById(72)));
+      QueryRead none = registry.read(gus, "task", ById.CODEC.encode(new ById(79)));
+      LiveFixture.await("snapshots", () -> rec.stream("own").snapshots == 1 && rec.stream("none").snapshots == 1
+          && rec.stream("note").snapshots == 1);
+      assertAll(
+          () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_MISMATCH, subscribed.code(), "a subscription"),
+          () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_MISMATCH, read.code(), "a one-shot read"),
+          () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_MISMATCH, filtered.code(),
+              "a by-key select with more filters, which the other tenant's record matches"),
+          () -> assertEquals(List.of(), unmatched.records(),
+              "another tenant's record the select would not read anyway (unkeyed) is not named: empty"),
+          () -> assertTrue(subscribed.cause().contains("'task'"), subscribed.cause()),
+          () -> assertTrue(!(subscribed.cause() + subscribed.fix()).matches("(?s).*(acme|ada).*"),
+              "the refusal names no data of the row: " + subscribed.cause()),
+          () -> assertTrue(rec.stream("acme").frames.isEmpty() && rec.stream("acme").refusal == null,
+              "a refused subscription gets nothing on its port"),
+          () -> assertEquals(0, windowsAfterRefusals, "no refused subscription opened a window"),
+          () -> assertEquals(List.of("71"), rec.list("own").stream().map(LiveRecord::key).toList(), "its own record"),
+          () -> assertEquals(List.of(), rec.list("none"), "a key no row holds: an empty snapshot"),
+          () -> assertEquals(List.of(), none.records(), "a key no row holds: an empty read"),
+          () -> assertEquals(List.of("72"), rec.list("note").stream().map(LiveRecord::key).toList(),
+              "an entity with no tenant column is read by key as ever"));
     }
   }
 
