@@ -37,6 +37,11 @@ import java.util.function.Consumer;
  * truth's LSN for it moved on from the moment the write settled, or reached the answer's LSN, else the twin's last
  * row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
  * and a list whose own echo is still on its way neither loses an inserted record nor shows a deleted one.
+ *
+ * <p>A write the outbox has sent ({@link #sending}) may show in truth before the store can tell (its echo can beat
+ * its answer, and a snapshot names no writes), so until it settles or is dropped the overlay replays over the truth
+ * its records had when it was first sent, moved on only by the echoes of writes that settle: no twin counts its own
+ * echo again (no 1, 2, 3, 2), and someone else's change to those records shows with the write's echo.
  */
 public final class RecordStore implements OptimisticWrites {
 
@@ -291,6 +296,22 @@ public final class RecordStore implements OptimisticWrites {
   }
 
   @Override
+  public void sending(String writeId) {
+    Overlay.Pending<?> p = overlay.find(writeId);
+    Map<String, Overlay.Change> last = p == null ? null : p.last;
+    if (last != null && p.held == null) {
+      Map<String, Row> held = new HashMap<>();
+      for (String id : last.keySet()) {
+        Synced s = truth.get(id);
+        if (s != null) {
+          held.put(id, s.row());
+        }
+      }
+      p.held = held;
+    }
+  }
+
+  @Override
   public void answered(String writeId, String digest, String lsn) {
     Overlay.Pending<?> p = overlay.find(writeId);
     if (p != null) {
@@ -320,6 +341,9 @@ public final class RecordStore implements OptimisticWrites {
       if (byHello || recentDigests.contains(p.digest)) {
         overlay.pending().remove(p);
         Map<String, Overlay.Change> last = p.last;
+        if (last != null) {
+          trustEcho(last.keySet());
+        }
         if (!byHello && last != null) {
           Map<String, @Nullable String> since = new HashMap<>();
           for (String id : last.keySet()) {
@@ -338,6 +362,24 @@ public final class RecordStore implements OptimisticWrites {
     }
   }
 
+  /**
+   * A write that touched records {@code ids} settled, so truth's rows for them hold its echo: the writes still sent
+   * and unsettled replay over those rows from now on (the settled write's effect is no longer theirs to add).
+   */
+  private void trustEcho(Set<String> ids) {
+    for (Overlay.Pending<?> q : overlay.pending()) {
+      Map<String, Row> held = q.held;
+      if (held != null) {
+        for (String id : ids) {
+          Synced s = truth.get(id);
+          if (s != null && held.containsKey(id)) {
+            held.put(id, s.row());
+          }
+        }
+      }
+    }
+  }
+
   /** Publishes now unless a batch is open. */
   private void changed() {
     if (depth == 0 && dirty) {
@@ -349,6 +391,12 @@ public final class RecordStore implements OptimisticWrites {
     dirty = false;
     Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(actor,
         id -> {
+          for (Overlay.Pending<?> p : overlay.pending()) {
+            Map<String, Row> held = p.held;
+            if (held != null && held.containsKey(id)) {
+              return held.get(id);
+            }
+          }
           Synced s = truth.get(id);
           return s == null ? null : s.row();
         },
