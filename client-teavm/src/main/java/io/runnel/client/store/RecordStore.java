@@ -300,12 +300,10 @@ public final class RecordStore implements OptimisticWrites {
     Overlay.Pending<?> p = overlay.find(writeId);
     Map<String, Overlay.Change> last = p == null ? null : p.last;
     if (last != null && p.held == null) {
-      Map<String, Row> held = new HashMap<>();
+      Map<String, @Nullable Row> held = new HashMap<>();
       for (String id : last.keySet()) {
         Synced s = truth.get(id);
-        if (s != null) {
-          held.put(id, s.row());
-        }
+        held.put(id, s == null ? null : s.row());
       }
       p.held = held;
     }
@@ -368,12 +366,12 @@ public final class RecordStore implements OptimisticWrites {
    */
   private void trustEcho(Set<String> ids) {
     for (Overlay.Pending<?> q : overlay.pending()) {
-      Map<String, Row> held = q.held;
+      Map<String, @Nullable Row> held = q.held;
       if (held != null) {
         for (String id : ids) {
-          Synced s = truth.get(id);
-          if (s != null && held.containsKey(id)) {
-            held.put(id, s.row());
+          if (held.containsKey(id)) {
+            Synced s = truth.get(id);
+            held.put(id, s == null ? null : s.row());
           }
         }
       }
@@ -392,7 +390,7 @@ public final class RecordStore implements OptimisticWrites {
     Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(actor,
         id -> {
           for (Overlay.Pending<?> p : overlay.pending()) {
-            Map<String, Row> held = p.held;
+            Map<String, @Nullable Row> held = p.held;
             if (held != null && held.containsKey(id)) {
               return held.get(id);
             }

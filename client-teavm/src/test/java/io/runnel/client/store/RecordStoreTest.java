@@ -3,6 +3,7 @@ package io.runnel.client.store;
 import static io.runnel.client.store.Fixtures.CREATE;
 import static io.runnel.client.store.Fixtures.DELETE;
 import static io.runnel.client.store.Fixtures.LIKE;
+import static io.runnel.client.store.Fixtures.LIKE_ONCE;
 import static io.runnel.client.store.Fixtures.LSN1;
 import static io.runnel.client.store.Fixtures.LSN2;
 import static io.runnel.client.store.Fixtures.LSN3;
@@ -236,6 +237,28 @@ class RecordStoreTest {
       store.noteWrites(List.of("d2"));
     });
     assertEquals(List.of(1, 2, 3), distinct(seenLikes), "never back to 2 once 3");
+  }
+
+  /**
+   * A convergent like adds a record truth lacked when it was sent (the actor's own like) and counts the post: the
+   * like record's echo, arriving before the post's and before the answer, is not read as "already liked" over the
+   * post's old count (1, 2, 1, 2), since the sent write holds the like's absence as well as the post's count.
+   */
+  @Test
+  void aSentWriteHoldsTheAbsenceOfARecordItAddsSoItsEchoArrivingFirstIsNotReadAsDone() {
+    sync("p1", "Hello", 1, LSN1);
+    store.apply("w1", LIKE_ONCE, "p1");
+    store.sending("w1");
+    sync("p1-mine", "mine", 0, LSN2);
+    store.batch(() -> {
+      store.accept(wire("p1", "Hello", 2), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    store.answered("w1", "d1", LSN2);
+    store.helloLsn(LSN2);
+    assertAll(
+        () -> assertEquals(0, store.pendingWrites()),
+        () -> assertEquals(List.of(1, 2), distinct(seenLikes), "never back to 1"));
   }
 
   private static List<Integer> distinct(List<Integer> values) {
