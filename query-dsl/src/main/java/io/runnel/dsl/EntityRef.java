@@ -126,8 +126,9 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] values = new Object[key.size()];
     for (int i = 0; i < types.length; i++) {
-      types[i] = columns.get(key.get(i)).type();
-      values[i] = keyValue(row, key.get(i));
+      String column = key.get(i);
+      types[i] = columns.get(column).type();
+      values[i] = keyValue(row, column);
     }
     return RecordKeys.of(types, values);
   }
@@ -150,7 +151,8 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] coerced = new Object[key.size()];
     for (int i = 0; i < values.length; i++) {
-      Column c = columns.get(key.get(i));
+      String column = key.get(i);
+      Column c = columns.get(column);
       String path = name + "." + c.name();
       Object v = values[i];
       if (v == null) {

@@ -229,7 +229,8 @@ public final class RecordStore implements OptimisticWrites {
       if (recentDigests.add(d)) {
         digestOrder.addLast(d);
         if (digestOrder.size() > RECENT_DIGESTS) {
-          recentDigests.remove(digestOrder.removeFirst());
+          String oldest = digestOrder.removeFirst();
+          recentDigests.remove(oldest);
         }
       }
     }
