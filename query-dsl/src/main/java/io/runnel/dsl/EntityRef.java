@@ -126,6 +126,8 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] values = new Object[key.size()];
     for (int i = 0; i < types.length; i++) {
+      // A typed local, never columns.get(key.get(i)): in a bundle that hands the map every class any list holds,
+      // and links every record's equals and hashCode (docs/client.md, "The equals cycle and other cuts").
       String column = key.get(i);
       types[i] = columns.get(column).type();
       values[i] = keyValue(row, column);
@@ -151,7 +153,7 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] coerced = new Object[key.size()];
     for (int i = 0; i < values.length; i++) {
-      String column = key.get(i);
+      String column = key.get(i); // a typed local: see keyOf
       Column c = columns.get(column);
       String path = name + "." + c.name();
       Object v = values[i];
