@@ -9,11 +9,12 @@ import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,8 +57,7 @@ public final class RecordStore implements OptimisticWrites {
   private final Overlay overlay = new Overlay();
   private final List<Overlay.Pending<?>> lingering = new ArrayList<>();
   private Map<String, Overlay.Change> overlayView = Map.of();
-  private final Set<String> recentDigests = new HashSet<>();
-  private final ArrayDeque<String> digestOrder = new ArrayDeque<>();
+  private final Set<String> recentDigests = new LinkedHashSet<>();
   private final List<Runnable> listeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
   private @Nullable String helloLsn;
@@ -233,11 +233,10 @@ public final class RecordStore implements OptimisticWrites {
   /** A frame named the write digests {@code digests}: remembers them and settles the answered writes they name. */
   public void noteWrites(List<String> digests) {
     for (String d : digests) {
-      if (recentDigests.add(d)) {
-        digestOrder.addLast(d);
-        if (digestOrder.size() > RECENT_DIGESTS) {
-          recentDigests.remove(digestOrder.removeFirst());
-        }
+      if (recentDigests.add(d) && recentDigests.size() > RECENT_DIGESTS) {
+        Iterator<String> oldest = recentDigests.iterator();
+        oldest.next();
+        oldest.remove();
       }
     }
     settle();
@@ -246,8 +245,13 @@ public final class RecordStore implements OptimisticWrites {
   /** A {@code hello} answer's {@code lsn}: every answered write at or below it settles. */
   public void helloLsn(String lsn) {
     helloLsn = Lsns.require(lsn, "lsn");
-    if (lingering.removeIf(p -> p.lsn != null && Lsns.reached(lsn, p.lsn))) {
-      dirty = true;
+    // A loop, not removeIf: each predicate is one more class in a bundle.
+    for (int i = lingering.size() - 1; i >= 0; i--) {
+      Overlay.Pending<?> p = lingering.get(i);
+      if (p.lsn != null && Lsns.reached(lsn, p.lsn)) {
+        lingering.remove(i);
+        dirty = true;
+      }
     }
     settle();
     changed();
@@ -273,7 +277,6 @@ public final class RecordStore implements OptimisticWrites {
     overlay.pending().clear();
     lingering.clear();
     recentDigests.clear();
-    digestOrder.clear();
     helloLsn = null;
     dirty = true;
     changed();
