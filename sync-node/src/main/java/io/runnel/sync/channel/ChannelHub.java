@@ -5,11 +5,9 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,7 +62,7 @@ public final class ChannelHub implements AutoCloseable {
   private final ChannelBus bus;
   private final Ticker ticker;
   private final TopicTable topics;
-  private final EventRates rates;
+  private final EventGate gate;
   private final ConcurrentHashMap<String, Held> sockets = new ConcurrentHashMap<>();
   private final LongAdder dropped = new LongAdder();
   private final LongAdder events = new LongAdder();
@@ -79,7 +77,7 @@ public final class ChannelHub implements AutoCloseable {
     this.bus = b.bus;
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
-    this.rates = new EventRates(b.limits.eventsPerSecond(), b.limits.eventBurst());
+    this.gate = new EventGate(b.limits);
   }
 
   /** A builder; the declarations are required. */
@@ -142,7 +140,9 @@ public final class ChannelHub implements AutoCloseable {
     try {
       claimed = topics.claim(resolved, r -> new Topic(r, dropped));
       resolved.admit(member.actor(), "joining");
-      // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile.
+      // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
+      // and the topic stops listening with its last claim.
+      claimed.listen(bus, this::remote);
       joined = commit(held, claimed, presence, now);
     } finally {
       if (!joined) {
@@ -168,7 +168,6 @@ public final class ChannelHub implements AutoCloseable {
       if (held.closed || !held.member.open()) {
         return false;
       }
-      topic.listen(bus, this::remote);
       topic.add(held.member, seat(held.member), key(held.member), presence, now);
       held.topics.add(topic.name());
       return true;
@@ -246,28 +245,12 @@ public final class ChannelHub implements AutoCloseable {
    */
   public int publish(Actor actor, String address, String topic, String event, JsonValue payload) {
     ResolvedTopic resolved = ResolvedTopic.of(declarations, Objects.requireNonNull(topic, "topic"));
-    resolved.admit(Objects.requireNonNull(actor, "actor"), "sending on");
-    if (!resolved.channel().events().contains(Objects.requireNonNull(event, "event"))) {
-      throw new ChannelException(ErrorCode.X_INPUT_INVALID, "Channel '" + resolved.channel().name()
-          + "' declares no event '" + ChannelException.echo(event) + "'; it declares "
-          + resolved.channel().events() + ".", "Send one of the channel's declared events.");
-    }
-    int bytes = Json.write(Objects.requireNonNull(payload, "payload")).getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > limits.eventPayloadBytes()) {
-      throw new ChannelException(ErrorCode.X_PAYLOAD_TOO_LARGE, "The event's payload is " + bytes
-          + " bytes of JSON, over the limit of " + limits.eventPayloadBytes() + ".",
-          "Send a smaller payload; put large data in a record and send its key.");
-    }
-    long wait = rates.take(actor.isAnonymous() ? "address:" + address : "actor:" + actor.id(), clock.millis());
-    if (wait > 0) {
-      throw new ChannelException(ErrorCode.X_FRAME_RATE_LIMIT, "This actor sent more than "
-          + limits.eventsPerSecond() + " events a second (burst " + limits.eventBurst() + ").",
-          "Send fewer events: coalesce them, and retry after Retry-After.", (int) ((wait + 999) / 1000));
-    }
+    gate.admit(resolved, Objects.requireNonNull(actor, "actor"), Objects.requireNonNull(address, "address"),
+        Objects.requireNonNull(event, "event"), Objects.requireNonNull(payload, "payload"), clock.millis());
     events.increment();
-    Topic held = topics.get(topic);
-    int delivered = held == null ? 0
-        : held.deliver(FrameCodec.encode(new OutboundFrame.Event(topic, event, payload)));
+    Topic local = topics.get(topic);
+    int delivered = local == null ? 0
+        : local.deliver(FrameCodec.encode(new OutboundFrame.Event(topic, event, payload)));
     bus.publish(new ChannelMessage.Event(nodeId, topic, event, payload));
     return delivered;
   }
@@ -296,7 +279,7 @@ public final class ChannelHub implements AutoCloseable {
       }
     }
     left.forEach(bus::publish);
-    rates.sweep(now);
+    gate.sweep(now);
   }
 
   /** The hub's counts now. */

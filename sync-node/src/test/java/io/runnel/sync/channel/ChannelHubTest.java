@@ -27,8 +27,22 @@ import org.junit.jupiter.api.Test;
 class ChannelHubTest {
 
   static final ChannelRef ROOM = ChannelRef.of("room", "roomId");
+  static final ChannelRef SLOW = ChannelRef.of("slow", "id");
+  /** Holds every join of a {@code slow} topic inside its policy until the test lets go. */
+  static final java.util.concurrent.CountDownLatch GATE = new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.atomic.AtomicInteger WAITING = new java.util.concurrent.atomic.AtomicInteger();
   static final Declarations DECLARATIONS = Declarations.builder()
-      .channel(Channel.of(ROOM).presence().events("typing").policy(Policy.allowPublic())).build();
+      .channel(Channel.of(ROOM).presence().events("typing").policy(Policy.allowPublic()))
+      .channel(Channel.of(SLOW).policy(Policy.custom("slow", (actor, params) -> {
+        WAITING.incrementAndGet();
+        try {
+          return GATE.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      })))
+      .build();
 
   final ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
 
@@ -159,6 +173,40 @@ class ChannelHubTest {
         () -> assertEquals(List.of(), ada.take(), "Ada never saw Bob: nothing to tell her"),
         () -> assertEquals(List.of("{\"t\":\"presence-diff\",\"topic\":\"room.y\",\"joins\":[],\"leaves\":[\"bob\"],"
             + "\"total\":1}"), cy.take(), "Cy's roster showed Bob: she is told he left"));
+  }
+
+  @Test
+  void capsAreReservationsSoSeventyJoinsWaitingInThePolicyAtOnceCannotPassTheCapTogether() throws Exception {
+    ChannelHub hub = hub("one", ChannelBus.local());
+    Member ada = new Member("s-ada", "ada");
+    java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> joins = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      String topic = SLOW.topic("t" + i);
+      joins.add(Thread.ofVirtual().start(() -> {
+        try {
+          hub.join(ada, topic, null);
+          joined.incrementAndGet();
+        } catch (ChannelException e) {
+          assertEquals(io.runnel.wire.ErrorCode.X_SUBSCRIPTION_LIMIT, e.code());
+          refused.incrementAndGet();
+        }
+      }));
+    }
+    io.runnel.sync.live.LiveFixtureAccess.await("64 joins wait in the policy and 6 are refused",
+        () -> WAITING.get() == 64 && refused.get() == 6);
+    int waitingWhileHeld = WAITING.get();
+    GATE.countDown();
+    for (Thread t : joins) {
+      t.join(30_000);
+    }
+    assertAll(
+        () -> assertEquals(64, waitingWhileHeld, "no join beyond the cap reached the policy"),
+        () -> assertEquals(64, joined.get()),
+        () -> assertEquals(6, refused.get(), "refused at once, while the others still waited"),
+        () -> assertEquals(64, ada.take().size(), "one roster per accepted join"),
+        () -> assertEquals(64, hub.stats().topics()));
   }
 
   @Test
