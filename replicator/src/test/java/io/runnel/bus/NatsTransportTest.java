@@ -36,8 +36,31 @@ class NatsTransportTest {
 
   static final Duration WAIT = Duration.ofSeconds(30);
 
+  /** The defaults, re-dialling every 100 ms: every recovery is a new connection. */
   static NatsConfig config(String url) {
-    return NatsConfig.parse("test", url).withReconnect(Duration.ofMillis(100), 600);
+    return NatsConfig.parse("test", url).withReconnect(Duration.ofMillis(100), 0);
+  }
+
+  /** jnats reconnecting in place, every 100 ms. */
+  static NatsConfig inPlace(String url) {
+    return config(url).withReconnect(Duration.ofMillis(100), 600);
+  }
+
+  /** Publishes and flushes until the bus takes it, as a publisher must (a flush may fail after a reconnect). */
+  static void publishUntilTaken(Transport t, String subject, byte[] payload) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      try {
+        t.publish(subject, payload);
+        t.flush(Duration.ofSeconds(2));
+        return;
+      } catch (TransportUnavailableException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+    }
   }
 
   static byte[] bytes(String s) {
@@ -117,17 +140,19 @@ class NatsTransportTest {
   }
 
   @Test
-  void afterTheServerRestartsListenersAreToldOnceAndTheSubscriptionReceivesAgain(@TempDir Path dir)
+  void afterTheServerRestartsListenersAreToldOnceAndTheSubscriptionReceivesOnANewConnection(@TempDir Path dir)
       throws Exception {
     try (NatsServer nats = NatsServer.start(dir, Map.of());
         NatsTransport publisher = NatsTransport.connect(config(nats.url()));
         NatsTransport consumer = NatsTransport.connect(config(nats.url()))) {
       CountDownLatch reconnected = new CountDownLatch(1);
+      CountDownLatch publisherBack = new CountDownLatch(1);
       List<String> reconnects = new CopyOnWriteArrayList<>();
       consumer.onReconnect(() -> {
         reconnects.add("reconnect");
         reconnected.countDown();
       });
+      publisher.onReconnect(publisherBack::countDown);
       CountDownLatch after = new CountDownLatch(1);
       consumer.subscribe(Subjects.ALL_CHANGES, m -> {
         if (new String(m.payload(), StandardCharsets.UTF_8).equals("after")) {
@@ -137,7 +162,7 @@ class NatsTransportTest {
       nats.kill();
       nats.startAgain();
       awaitLatch("the consumer is told of the reconnect", reconnected);
-      await("the publisher is back", publisher::connected);
+      awaitLatch("the publisher is back", publisherBack);
       publisher.publish(Subjects.changes("public", "posts"), bytes("after"));
       publisher.flush(Duration.ofSeconds(5));
       awaitLatch("a message after the restart", after);
@@ -146,39 +171,50 @@ class NatsTransportTest {
   }
 
   @Test
-  void whenTheLibraryGivesUpTheTransportRedialsItselfAndMovesTheSubscription(@TempDir Path dir) throws Exception {
+  void jnatsReconnectingInPlaceAlsoRecoversRestartAfterRestartAndAStuckConnectionIsReplaced(@TempDir Path dir)
+      throws Exception {
     try (NatsServer nats = NatsServer.start(dir, Map.of());
-        NatsTransport gives = NatsTransport.connect(config(nats.url()).withReconnect(Duration.ofMillis(100), 0))) {
-      CountDownLatch reconnected = new CountDownLatch(1);
-      gives.onReconnect(reconnected::countDown);
-      CountDownLatch after = new CountDownLatch(1);
-      gives.subscribe(Subjects.ALL_CHANGES, m -> after.countDown());
-      nats.kill();
-      await("the transport notices", () -> !gives.connected());
-      nats.startAgain();
-      awaitLatch("the re-dial is announced", reconnected);
-      gives.publish(Subjects.changes("public", "posts"), bytes("after"));
-      gives.flush(Duration.ofSeconds(5));
-      awaitLatch("the subscription moved to the new connection", after);
+        NatsTransport publisher = NatsTransport.connect(inPlace(nats.url()));
+        NatsTransport consumer = NatsTransport.connect(inPlace(nats.url()))) {
+      java.util.concurrent.Semaphore told = new java.util.concurrent.Semaphore(0);
+      consumer.onReconnect(told::release);
+      java.util.concurrent.BlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+      consumer.subscribe(Subjects.ALL_CHANGES, m -> got.add(new String(m.payload(), StandardCharsets.UTF_8)));
+      // jnats 2.24 comes back stuck after some of these restarts; each round must still get through.
+      for (int round = 0; round < 6; round++) {
+        nats.kill();
+        nats.startAgain();
+        assertTrue(told.tryAcquire(WAIT.toSeconds(), TimeUnit.SECONDS), "round " + round + ": the consumer is told");
+        publishUntilTaken(publisher, Subjects.changes("public", "posts"), bytes("round " + round));
+        String m;
+        do {
+          m = got.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+          assertTrue(m != null, "round " + round + ": the message arrives");
+        } while (!m.equals("round " + round));
+      }
     }
   }
 
   @Test
   void aFlushAfterTheConnectionDroppedFailsSoWhatWasPublishedIsSentAgain(@TempDir Path dir) throws Exception {
     try (NatsServer nats = NatsServer.start(dir, Map.of());
-        NatsTransport t = NatsTransport.connect(config(nats.url()))) {
-      CountDownLatch reconnected = new CountDownLatch(1);
-      t.onReconnect(reconnected::countDown);
-      t.publish(Subjects.changes("public", "posts"), bytes("maybe lost"));
+        NatsTransport renewed = NatsTransport.connect(config(nats.url()));
+        NatsTransport inPlace = NatsTransport.connect(inPlace(nats.url()))) {
+      CountDownLatch reconnected = new CountDownLatch(2);
+      renewed.onReconnect(reconnected::countDown);
+      inPlace.onReconnect(reconnected::countDown);
+      renewed.publish(Subjects.changes("public", "posts"), bytes("maybe lost"));
+      inPlace.publish(Subjects.changes("public", "posts"), bytes("maybe lost"));
       nats.kill();
       nats.startAgain();
-      awaitLatch("the reconnect", reconnected);
-      RunnelException e = assertThrows(RunnelException.class, () -> t.flush(Duration.ofSeconds(5)));
-      assertAll(
-          () -> assertEquals(ErrorCode.X_TRANSPORT_UNAVAILABLE, e.code()),
-          () -> assertTrue(e.cause().contains("dropped after a publish"), e.cause()));
-      t.publish(Subjects.changes("public", "posts"), bytes("again"));
-      t.flush(Duration.ofSeconds(5));
+      awaitLatch("both reconnect", reconnected);
+      for (NatsTransport t : List.of(renewed, inPlace)) {
+        RunnelException e = assertThrows(RunnelException.class, () -> t.flush(Duration.ofSeconds(5)));
+        assertAll(
+            () -> assertEquals(ErrorCode.X_TRANSPORT_UNAVAILABLE, e.code()),
+            () -> assertTrue(e.cause().contains("dropped after a publish"), e.cause()));
+        publishUntilTaken(t, Subjects.changes("public", "posts"), bytes("again"));
+      }
     }
   }
 
