@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Assumptions;
  * A real {@code nats-server} for tests: a test's own ({@link #start}), which it may kill and start again on the same
  * port, or the machine's shared one on {@code 127.0.0.1:4222} ({@link #sharedUrl}).
  *
- * <p>A test's own server runs {@code nats-server -js -a 127.0.0.1 -p <port> -sd <dir>/store -c <dir>/nats.conf}
+ * <p>The binary is {@code RUNNEL_NATS_SERVER} when set, else {@code nats-server} on the {@code PATH}, in
+ * {@code /usr/sbin} or {@code /usr/bin}. A test's own server runs {@code nats-server -js -a 127.0.0.1 -p <port> -sd <dir>/store -c <dir>/nats.conf}
  * (the first start picks a free port, later starts reuse it), is ready when its log says so, and is stopped by its
  * PID. When the binary is missing, or nothing listens on 4222 for a test that uses the shared server, the test is
  * skipped with the reason, unless the environment variable {@code CI} is set: then it fails, so CI never passes
@@ -107,7 +108,10 @@ public final class NatsServer implements AutoCloseable {
     String override = System.getenv("RUNNEL_NATS_SERVER");
     List<Path> candidates = new ArrayList<>();
     if (override != null && !override.isBlank()) {
-      candidates.add(Path.of(override));
+      if (Files.isExecutable(Path.of(override))) {
+        return Path.of(override);
+      }
+      missing("RUNNEL_NATS_SERVER names " + override + ", which is not an executable nats-server.");
     }
     for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
       if (!dir.isEmpty()) {
@@ -121,8 +125,8 @@ public final class NatsServer implements AutoCloseable {
         return p;
       }
     }
-    missing("No nats-server binary (looked at RUNNEL_NATS_SERVER, PATH, /usr/sbin and /usr/bin). Install it: "
-        + "apt-get install -y nats-server.");
+    missing("No nats-server binary (looked at PATH, /usr/sbin and /usr/bin). Install it: apt-get install -y "
+        + "nats-server, or set RUNNEL_NATS_SERVER to one.");
     throw new AssertionError("unreachable");
   }
 
