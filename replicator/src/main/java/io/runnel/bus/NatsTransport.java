@@ -2,10 +2,6 @@ package io.runnel.bus;
 
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
-import io.nats.client.Consumer;
-import io.nats.client.Dispatcher;
-import io.nats.client.ErrorListener;
-import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.runnel.wire.Nullable;
@@ -20,11 +16,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bus across machines, on core NATS through jnats: subjects as {@link Subjects} builds them, one jnats
- * {@link Dispatcher} (one thread, server order) per subscription.
+ * {@code Dispatcher} (one thread, server order) per subscription ({@link NatsSubscription}).
  *
  * <p>Design and the invariant it keeps: <em>a flush that returns means the server handled every earlier publish of
  * the calling thread</em>. A publish goes into jnats's outgoing buffer; {@link #flush} publishes a marker to the
@@ -86,7 +81,7 @@ public final class NatsTransport implements Transport {
         .reconnectBufferSize(0)
         .pingInterval(PING_INTERVAL)
         .connectionListener(listener)
-        .errorListener(new Errors())
+        .errorListener(new NatsErrors(config.urls()))
         .build();
   }
 
@@ -233,7 +228,7 @@ public final class NatsTransport implements Transport {
   public Subscription subscribe(String pattern, java.util.function.Consumer<TransportMessage> handler) {
     Objects.requireNonNull(pattern, "pattern");
     Objects.requireNonNull(handler, "handler");
-    NatsSubscription s = new NatsSubscription(pattern, handler);
+    NatsSubscription s = new NatsSubscription(pattern, handler, this::forget);
     NatsEcho e;
     synchronized (lock) {
       e = live("subscribe to " + pattern);
@@ -251,6 +246,13 @@ public final class NatsTransport implements Transport {
       throw ex;
     }
     return s;
+  }
+
+  /** Stops moving {@code s} to new connections: it was closed. */
+  private void forget(NatsSubscription s) {
+    synchronized (lock) {
+      subscriptions.remove(s);
+    }
   }
 
   /** Registers {@code listener}, run on the transport's event thread once per recovery of the connection. */
@@ -386,87 +388,6 @@ public final class NatsTransport implements Transport {
       } catch (RuntimeException ex) {
         LOG.log(Level.WARNING, "A reconnect listener failed", ex);
       }
-    }
-  }
-
-  /** One subscription: a dispatcher of its own on the current connection, moved to a new one after a re-dial. */
-  private final class NatsSubscription implements Subscription {
-    private final String pattern;
-    private final java.util.function.Consumer<TransportMessage> handler;
-    private final AtomicBoolean open = new AtomicBoolean(true);
-    private final ReentrantLock delivering = new ReentrantLock();
-    private volatile Connection on;
-    private volatile Dispatcher dispatcher;
-
-    NatsSubscription(String pattern, java.util.function.Consumer<TransportMessage> handler) {
-      this.pattern = pattern;
-      this.handler = handler;
-    }
-
-    /** Subscribes on {@code c} through a new dispatcher. */
-    void attach(Connection c) {
-      Dispatcher d = c.createDispatcher(this::deliver);
-      d.subscribe(pattern);
-      on = c;
-      dispatcher = d;
-    }
-
-    /**
-     * Hands one message to the handler. The lock keeps the handler to one call at a time even while a closed
-     * connection's dispatcher finishes its last message as the new connection's starts.
-     */
-    private void deliver(Message m) {
-      if (!open.get()) {
-        return;
-      }
-      byte[] data = m.getData();
-      delivering.lock();
-      try {
-        handler.accept(new TransportMessage(m.getSubject(), data == null ? new byte[0] : data));
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Subscriber '" + pattern + "' failed on a message of " + m.getSubject(), e);
-      } finally {
-        delivering.unlock();
-      }
-    }
-
-    @Override
-    public String pattern() {
-      return pattern;
-    }
-
-    @Override
-    public void close() {
-      if (!open.compareAndSet(true, false)) {
-        return;
-      }
-      synchronized (lock) {
-        subscriptions.remove(this);
-      }
-      try {
-        on.closeDispatcher(dispatcher);
-      } catch (IllegalStateException | IllegalArgumentException e) {
-        // The connection is closed already: the dispatcher went with it.
-      }
-    }
-  }
-
-  /** jnats's asynchronous errors, logged; a slow consumer's dropped messages show up as a seq hole downstream. */
-  private final class Errors implements ErrorListener {
-    @Override
-    public void errorOccurred(Connection conn, String error) {
-      LOG.log(Level.WARNING, "NATS at " + config.urls() + " reported: " + error);
-    }
-
-    @Override
-    public void exceptionOccurred(Connection conn, Exception exp) {
-      LOG.log(Level.DEBUG, "NATS connection to " + config.urls() + ": " + exp);
-    }
-
-    @Override
-    public void slowConsumerDetected(Connection conn, Consumer consumer) {
-      LOG.log(Level.WARNING, "A subscriber is too slow: NATS messages were dropped (consumers see a seq hole "
-          + "and re-read)");
     }
   }
 }
