@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * The bus port: how change events travel from the replicator to sync nodes. {@link InProcessTransport} when
- * embedded; NATS across machines.
+ * embedded; {@link NatsTransport} across machines; {@link TransportConfig#fromEnvironment} picks one.
  *
  * <p>Delivery is at least once from the replicator's side (it republishes what the bus did not accept) and at most
  * once on the way out (a consumer that misses messages sees a hole in the producer's {@code seq}, or a reconnect,
@@ -18,8 +18,17 @@ public interface Transport extends AutoCloseable {
    * {@link Subjects}, or {@link Subjects#POSITION}). It may be buffered until {@link #flush}.
    *
    * @throws TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) at once when the bus is down or refuses
+   * @throws IllegalArgumentException for a payload longer than {@link #maxPayload()}
    */
   void publish(String subject, byte[] payload);
+
+  /**
+   * The largest payload, in bytes, one {@link #publish} takes now (for NATS, the server's {@code max_payload});
+   * a publisher sends a larger message smaller or not at all. Unbounded ({@link Long#MAX_VALUE}) by default.
+   */
+  default long maxPayload() {
+    return Long.MAX_VALUE;
+  }
 
   /**
    * Returns once every earlier {@link #publish} was accepted by the bus, within {@code deadline}.

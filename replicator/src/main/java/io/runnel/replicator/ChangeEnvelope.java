@@ -34,6 +34,9 @@ import java.util.function.Function;
  *  "old":null,"omitted":[],"lsn":"<24 hex>","xid":731,"last":true,"commitTime":1732880000000,"write":null,
  *  "producer":"…","seq":42,"source":"replicator"}}</pre>
  *
+ * <p>An oversized change ({@link ChangeEvent#oversized}) adds {@code "oversized":true} after {@code omitted}; the
+ * field is absent otherwise.
+ *
  * <p>The same stream carries position heartbeats: a consumer of {@code runnel.changes.>} decodes with
  * {@link BusEnvelope#decode}, which returns either.
  */
@@ -70,6 +73,9 @@ public final class ChangeEnvelope {
         g.writeString(c);
       }
       g.writeEndArray();
+      if (event.oversized()) {
+        g.writeBooleanField("oversized", true);
+      }
       g.writeStringField("lsn", event.lsn());
       g.writeNumberField("xid", event.xid());
       g.writeBooleanField("last", event.last());
@@ -134,6 +140,7 @@ public final class ChangeEnvelope {
           row(n.get("row"), entity),
           row(n.get("old"), entity),
           omitted,
+          n.path("oversized").asBoolean(false),
           required(n, "lsn"),
           n.path("xid").asLong(),
           n.path("last").asBoolean(),

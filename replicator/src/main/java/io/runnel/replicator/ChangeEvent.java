@@ -17,7 +17,11 @@ import java.util.Objects;
  *     Columns listed in {@code omitted} are absent.
  * @param old the old row when the WAL carried one: key columns only (an update that changed the key, a delete
  *     under the default replica identity) or every column (REPLICA IDENTITY FULL); else null
- * @param omitted columns an update left as unchanged TOASTed values, which the WAL does not carry
+ * @param omitted columns absent from {@code row}: those an update left as unchanged TOASTed values, which the WAL
+ *     does not carry; or, when {@code oversized}, every column but the key's
+ * @param oversized whether the change was too large for the bus ({@link io.runnel.bus.Transport#maxPayload}), so
+ *     {@code row} and {@code old} carry the key columns only and the values of {@code omitted} are unknown (not
+ *     unchanged): a consumer that needs them re-reads the row by {@code key}
  * @param lsn 24 lower-case hex: the transaction's commit LSN, then the row's position in it counting from 1
  * @param xid the top-level transaction id, as pgoutput's Begin carries it (32 bits)
  * @param last whether this is the last change of its transaction
@@ -37,6 +41,7 @@ public record ChangeEvent(
     @Nullable Row row,
     @Nullable Row old,
     List<String> omitted,
+    boolean oversized,
     String lsn,
     long xid,
     boolean last,
@@ -54,7 +59,11 @@ public record ChangeEvent(
     PUBLISHER
   }
 
-  /** Checks the required parts and copies {@code omitted}. */
+  /**
+   * Checks the required parts and copies {@code omitted}.
+   *
+   * @throws IllegalArgumentException for a {@code seq} below 1, or an oversized truncate
+   */
   public ChangeEvent {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(op, "op");
@@ -65,11 +74,52 @@ public record ChangeEvent(
     if (seq < 1) {
       throw new IllegalArgumentException("seq counts from 1, not " + seq);
     }
+    if (oversized && op == ChangeOp.TRUNCATE) {
+      throw new IllegalArgumentException("A truncate carries no row, so it cannot be oversized");
+    }
+  }
+
+  /** A change that carries its whole row (not {@code oversized}): every component but that one, in order. */
+  public ChangeEvent(String table, @Nullable String entity, ChangeOp op, @Nullable String key, @Nullable Row row,
+      @Nullable Row old, List<String> omitted, String lsn, long xid, boolean last, long commitTime,
+      @Nullable String write, String producer, long seq, Source source) {
+    this(table, entity, op, key, row, old, omitted, false, lsn, xid, last, commitTime, write, producer, seq, source);
   }
 
   /** This event with {@code last} set, once the next change or the commit shows whether it is the last. */
   public ChangeEvent withLast(boolean last) {
-    return new ChangeEvent(table, entity, op, key, row, old, omitted, lsn, xid, last, commitTime, write, producer, seq,
-        source);
+    return new ChangeEvent(table, entity, op, key, row, old, omitted, oversized, lsn, xid, last, commitTime, write,
+        producer, seq, source);
+  }
+
+  /**
+   * This event cut down for a bus that cannot carry it whole: {@code row} and {@code old} keep only
+   * {@code keyColumns}, {@code omitted} names every other column of {@code columns} (in their order), and
+   * {@code oversized} is set. Everything else, the LSN and {@code seq} included, stays.
+   *
+   * @throws IllegalArgumentException for a truncate
+   */
+  public ChangeEvent keyOnly(List<String> keyColumns, java.util.Collection<String> columns) {
+    List<String> left = new java.util.ArrayList<>();
+    for (String c : columns) {
+      if (!keyColumns.contains(c)) {
+        left.add(c);
+      }
+    }
+    return new ChangeEvent(table, entity, op, key, keyColumnsOf(row, keyColumns), keyColumnsOf(old, keyColumns), left,
+        true, lsn, xid, last, commitTime, write, producer, seq, source);
+  }
+
+  private static @Nullable Row keyColumnsOf(@Nullable Row row, List<String> keyColumns) {
+    if (row == null) {
+      return null;
+    }
+    java.util.LinkedHashMap<String, @Nullable Object> values = new java.util.LinkedHashMap<>();
+    for (String k : keyColumns) {
+      if (row.values().containsKey(k)) {
+        values.put(k, row.get(k));
+      }
+    }
+    return Row.of(values);
   }
 }

@@ -2,8 +2,10 @@ package io.runnel.replicator;
 
 import io.runnel.bus.Subjects;
 import io.runnel.bus.Transport;
+import io.runnel.bus.TransportUnavailableException;
 import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
+import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,8 +36,14 @@ import org.postgresql.replication.PGReplicationStream;
  * {@link PositionEvent} goes out on {@link Subjects#POSITION}, at most one every 10 ms: every change with a commit
  * LSN below it is on the bus before it. It takes the producer's next {@code seq} like a change, so consumers count
  * it in their gap check, and it is flushed at once, so a consumer hears it even when no change follows.
+ *
+ * <p>A change whose envelope is longer than the bus takes ({@link Transport#maxPayload}, NATS's {@code max_payload})
+ * goes out cut to its key ({@link ChangeEvent#keyOnly}, {@code oversized}): it keeps its LSN and {@code seq}, and
+ * consumers re-read the row, so one large row never stalls the slot.
  */
 final class ReplicationSession implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(ReplicationSession.class.getName());
 
   /** Between transactions the stream is idle: poll every millisecond (about 1,000 wake-ups a second, no more). */
   private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -85,9 +93,33 @@ final class ReplicationSession implements AutoCloseable {
     this.positionSent = start;
     this.assembler = new TransactionAssembler(entities, producer, (event, schema) -> {
       String[] parts = event.table().split("\\.", 2);
-      transport.publish(Subjects.changes(parts[0], parts[1]), ChangeEnvelope.encode(event, schema.columnTypes()));
+      transport.publish(Subjects.changes(parts[0], parts[1]), envelope(event, schema));
       progress.published();
     });
+  }
+
+  /**
+   * The envelope of {@code event}; when it is longer than the bus takes, the envelope of the event cut to its key
+   * ({@link ChangeEvent#keyOnly}), so consumers re-read the row instead of the slot stalling on it.
+   *
+   * @throws TransportUnavailableException when even the key alone is over the bus's limit
+   */
+  private byte[] envelope(ChangeEvent event, TableSchema schema) {
+    byte[] whole = ChangeEnvelope.encode(event, schema.columnTypes());
+    long max = transport.maxPayload();
+    if (whole.length <= max) {
+      return whole;
+    }
+    byte[] cut = ChangeEnvelope.encode(event.keyOnly(schema.keyColumns(), schema.columnTypes().keySet()),
+        schema.columnTypes());
+    if (cut.length > max) {
+      throw new TransportUnavailableException("The change at " + event.lsn() + " of " + event.table() + " is "
+          + cut.length + " bytes even with its key alone, over the bus's limit of " + max + " bytes.",
+          "Raise the NATS server's max_payload (default 1 MB).");
+    }
+    LOG.log(Level.WARNING, "The change at " + event.lsn() + " of " + event.table() + " (" + whole.length
+        + " bytes) is over the bus's limit of " + max + " bytes: sent with its key only, consumers re-read it");
+    return cut;
   }
 
   /**

@@ -65,6 +65,11 @@ final class TableSchema {
     return relation.namespace() + "." + relation.name();
   }
 
+  /** The key columns: the entity's key, or for an undeclared table the replica identity's columns. */
+  List<String> keyColumns() {
+    return keyColumns;
+  }
+
   /** The kept columns' types, by name, in table order. */
   Map<String, ColumnType> columnTypes() {
     return columnTypes;

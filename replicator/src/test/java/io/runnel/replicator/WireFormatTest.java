@@ -78,6 +78,33 @@ class WireFormatTest {
   }
 
   @Test
+  void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
+    ChangeEvent whole = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "7",
+        Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
+        Row.of(Map.of("id", 6L)), List.of(), "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8,
+        ChangeEvent.Source.REPLICATOR);
+    ChangeEvent cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
+    Map<String, ColumnType> types = new LinkedHashMap<>();
+    POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
+    byte[] bytes = ChangeEnvelope.encode(cut, types);
+    JsonObject json = (JsonObject) Json.parse(new String(bytes, StandardCharsets.UTF_8));
+    assertAll(
+        () -> assertEquals(Row.of(Map.of("id", 7L)), cut.row()),
+        () -> assertEquals(Row.of(Map.of("id", 6L)), cut.old()),
+        () -> assertEquals(List.of("title", "n"), cut.omitted(), "every column but the key's, in table order"),
+        () -> assertTrue(cut.oversized()),
+        () -> assertEquals(List.of(whole.lsn(), whole.seq(), whole.key()), List.of(cut.lsn(), cut.seq(), cut.key())),
+        () -> assertEquals("true", Json.write(json.get("oversized"))),
+        () -> assertEquals(List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "oversized",
+            "lsn", "xid", "last", "commitTime", "write", "producer", "seq", "source"),
+            List.copyOf(json.members().keySet())),
+        () -> assertEquals(cut, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent("public.posts", "posts",
+            ChangeOp.TRUNCATE, null, null, null, List.of(), true, "00000016b374d84800000001", 5, true, 1L, null,
+            "abcd", 9, ChangeEvent.Source.REPLICATOR)));
+  }
+
+  @Test
   void aMalformedEnvelopeIsACodedRefusal() {
     assertAll(
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,

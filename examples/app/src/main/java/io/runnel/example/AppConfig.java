@@ -1,5 +1,6 @@
 package io.runnel.example;
 
+import io.runnel.bus.TransportConfig;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
@@ -22,9 +23,10 @@ import java.util.Objects;
  * @param databasePort the embedded PostgreSQL's port ({@code RUNNEL_PG_PORT}, default 0: a free port)
  * @param jwtSecret the HS256 secret tokens are signed and checked with ({@code RUNNEL_JWT_SECRET}, at least 32
  *     bytes), or null for a random one per process (development only: tokens then end with the process)
+ * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus; {@link TransportConfig})
  */
 public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl databaseUrl, Path dataDirectory,
-    int databasePort, @Nullable String jwtSecret) {
+    int databasePort, @Nullable String jwtSecret, TransportConfig bus) {
 
   /** What a process runs. */
   public enum Role {
@@ -36,6 +38,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
   public AppConfig {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(dataDirectory, "dataDirectory");
+    Objects.requireNonNull(bus, "bus");
   }
 
   /**
@@ -44,6 +47,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
    * @param env the environment
    * @param workingDirectory the directory relative paths resolve against
    * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a malformed, unknown or not-yet-supported value
+   *     (a {@code NATS_URL} that is not one or more {@code nats://} or {@code tls://} URLs included)
    */
   public static AppConfig fromEnvironment(Map<String, String> env, Path workingDirectory) {
     String role = env.getOrDefault("RUNNEL_ROLE", "all").trim();
@@ -56,10 +60,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
       throw invalid("RUNNEL_DEV is '" + devText + "', neither true nor false.", "Set RUNNEL_DEV=true or false.");
     }
     boolean dev = devText.equals("true");
-    if (env.containsKey("NATS_URL")) {
-      throw invalid("NATS_URL is set, but the NATS bus arrives with the NATS issue; this process uses the "
-          + "in-process bus.", "Unset NATS_URL.");
-    }
+    TransportConfig bus = TransportConfig.fromEnvironment(env);
     String dir = env.getOrDefault("RUNNEL_DATA_DIR", ".runnel/pgdata");
     if (dir.isBlank()) {
       throw invalid("RUNNEL_DATA_DIR is empty.", "Unset it for .runnel/pgdata, or name a directory.");
@@ -75,7 +76,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
     String url = env.get("DATABASE_URL");
     return new AppConfig(Role.ALL, dev, port(env, "PORT", 8080), url == null ? null : DatabaseUrl.parse("DATABASE_URL",
-        url), workingDirectory.resolve(dir).normalize(), port(env, "RUNNEL_PG_PORT", 0), secret);
+        url), workingDirectory.resolve(dir).normalize(), port(env, "RUNNEL_PG_PORT", 0), secret, bus);
   }
 
   private static int port(Map<String, String> env, String variable, int byDefault) {

@@ -2,7 +2,7 @@ package io.runnel.example;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.runnel.bus.InProcessTransport;
+import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The team board running whole in one process ({@code RUNNEL_ROLE=all}): PostgreSQL (embedded, or
- * {@code DATABASE_URL}), the board's Flyway migrations, the replicator streaming the WAL onto the in-process bus,
- * and one sync node serving Runnel's routes, the development sign-in ({@link DevSignIn}) and the page on
- * {@code PORT}. {@link #close()} stops them in the reverse order.
+ * {@code DATABASE_URL}), the board's Flyway migrations, the replicator streaming the WAL onto the bus (in-process,
+ * or NATS at {@code NATS_URL}), and one sync node serving Runnel's routes, the development sign-in
+ * ({@link DevSignIn}) and the page on {@code PORT}. {@link #close()} stops them in the reverse order.
  */
 public final class BoardApp implements AutoCloseable {
 
@@ -32,14 +32,14 @@ public final class BoardApp implements AutoCloseable {
   private final @Nullable EmbeddedDatabase embedded;
   private final DatabaseUrl database;
   private final HikariDataSource pool;
-  private final InProcessTransport bus;
+  private final Transport bus;
   private final Replicator replicator;
   private final String secret;
   private final int port;
   private @Nullable SyncNode node;
 
   private BoardApp(AppConfig config, @Nullable EmbeddedDatabase embedded, DatabaseUrl database, HikariDataSource pool,
-      InProcessTransport bus, Replicator replicator, String secret, SyncNode node) {
+      Transport bus, Replicator replicator, String secret, SyncNode node) {
     this.config = config;
     this.embedded = embedded;
     this.database = database;
@@ -52,13 +52,26 @@ public final class BoardApp implements AutoCloseable {
   }
 
   /**
-   * Starts everything and returns once the node listens and the replicator streams.
+   * Starts everything and returns once the node listens and the replicator streams. The bus is opened first, so an
+   * unreachable NATS server stops the boot before anything else starts.
    *
+   * @throws io.runnel.bus.TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) when no NATS server
+   *     answers at {@code NATS_URL}, naming the URL and the fix
    * @throws IllegalStateException when the replicator does not stream within 30 s (its stats name the reason)
    * @throws java.io.UncheckedIOException when the embedded PostgreSQL cannot start
    */
   public static BoardApp start(AppConfig config) throws InterruptedException {
     Objects.requireNonNull(config, "config");
+    Transport bus = config.bus().open();
+    try {
+      return start(config, bus);
+    } catch (RuntimeException | InterruptedException | Error e) {
+      bus.close();
+      throw e;
+    }
+  }
+
+  private static BoardApp start(AppConfig config, Transport bus) throws InterruptedException {
     EmbeddedDatabase embedded = config.databaseUrl() == null
         ? EmbeddedDatabase.start(config.dataDirectory(), config.databasePort()) : null;
     DatabaseUrl database = embedded != null ? DatabaseUrl.parse("the embedded PostgreSQL", embedded.jdbcUrl())
@@ -70,7 +83,6 @@ public final class BoardApp implements AutoCloseable {
     hc.setPoolName("runnel-board");
     HikariDataSource pool = new HikariDataSource(hc);
     BoardServer.migrate(pool);
-    InProcessTransport bus = InProcessTransport.create();
     Replicator replicator = Replicator.builder().database(database).slot(SLOT).publication(SLOT)
         .entities(BoardServer.ENTITIES).transport(bus).build();
     replicator.start();
@@ -81,7 +93,7 @@ public final class BoardApp implements AutoCloseable {
     return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node);
   }
 
-  private static SyncNode node(AppConfig config, HikariDataSource pool, InProcessTransport bus, String secret,
+  private static SyncNode node(AppConfig config, HikariDataSource pool, Transport bus, String secret,
       int port) {
     DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
     BoardPage page = BoardPage.load();

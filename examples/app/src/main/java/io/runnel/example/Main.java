@@ -7,8 +7,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The main job, {@code ./runnel run}: reads the configuration ({@link AppConfig}), starts the team board whole
- * ({@link BoardApp}), prints the URL to open, the database's JDBC URL and how to sign in, and runs until Ctrl-C,
- * which stops everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits with 2.
+ * ({@link BoardApp}), prints the URL to open, the database's JDBC URL, the bus and how to sign in, and runs until
+ * Ctrl-C, which stops everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits
+ * with 2; a part that refuses at boot (a NATS server that does not answer: {@code X_TRANSPORT_UNAVAILABLE}) prints
+ * its error, naming the fix, and exits with 1.
  */
 public final class Main {
 
@@ -29,7 +31,14 @@ public final class Main {
       System.exit(2);
       return;
     }
-    BoardApp app = BoardApp.start(config);
+    BoardApp app;
+    try {
+      app = BoardApp.start(config);
+    } catch (RunnelException e) {
+      System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
+      System.exit(1);
+      return;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("Runnel: stopping.");
@@ -50,6 +59,7 @@ public final class Main {
           + " (kept between runs; delete it to start afresh)");
       out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
     }
+    out.println("  bus:       " + config.bus().describe());
     if (config.dev()) {
       out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
       out.println("             curl -s -X POST " + app.url() + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");

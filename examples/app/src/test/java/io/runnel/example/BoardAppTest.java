@@ -292,7 +292,7 @@ class BoardAppTest {
   }
 
   @Test
-  void theBannerPrintsTheUrlTheJdbcUrlAndHowToSignIn() {
+  void theBannerPrintsTheUrlTheJdbcUrlTheBusAndHowToSignIn() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Main.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), app,
         AppConfig.fromEnvironment(BoardHttp.env(db, "RUNNEL_DEV", "true"), java.nio.file.Path.of("target")));
@@ -300,6 +300,7 @@ class BoardAppTest {
     assertAll(
         () -> assertTrue(printed.contains("http://localhost:" + app.port() + "/"), printed),
         () -> assertTrue(printed.contains(app.jdbcUrl()), printed),
-        () -> assertTrue(printed.contains("/v1/dev/sign-in"), printed));
+        () -> assertTrue(printed.contains("/v1/dev/sign-in"), printed),
+        () -> assertTrue(printed.contains("bus:       in-process"), printed));
   }
 }

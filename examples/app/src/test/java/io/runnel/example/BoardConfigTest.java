@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.bus.NatsConfig;
+import io.runnel.bus.TransportConfig;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.nio.file.Path;
@@ -37,7 +39,17 @@ class BoardConfigTest {
         () -> assertEquals(8080, c.port()),
         () -> assertNull(c.databaseUrl(), "the embedded PostgreSQL"),
         () -> assertEquals(HERE.resolve(".runnel/pgdata"), c.dataDirectory()),
-        () -> assertNull(c.jwtSecret(), "a random secret per process in development"));
+        () -> assertNull(c.jwtSecret(), "a random secret per process in development"),
+        () -> assertEquals(new TransportConfig.InProcess(), c.bus(), "the in-process bus without NATS_URL"));
+  }
+
+  @Test
+  void natsUrlSelectsTheNatsBus() {
+    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true", "NATS_URL",
+        "nats://nats-1.example:4222,nats://nats-2.example:4223"), HERE);
+    assertAll(
+        () -> assertTrue(c.bus() instanceof NatsConfig, String.valueOf(c.bus())),
+        () -> assertEquals("NATS at nats://nats-1.example:4222,nats://nats-2.example:4223", c.bus().describe()));
   }
 
   @Test
@@ -55,7 +67,9 @@ class BoardConfigTest {
     assertAll(
         () -> assertTrue(refused("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true").cause().contains("roles that exist are: all"),
             "names what exists"),
-        () -> assertTrue(refused("NATS_URL", "nats://localhost:4222", "RUNNEL_DEV", "true").cause().contains("NATS_URL")),
+        () -> assertTrue(refused("NATS_URL", "localhost:4222", "RUNNEL_DEV", "true").cause().contains("NATS_URL"),
+            "a NATS URL without nats://"),
+        () -> assertTrue(refused("NATS_URL", "", "RUNNEL_DEV", "true").cause().contains("NATS_URL"), "an empty one"),
         () -> assertTrue(refused("RUNNEL_DEV", "yes").cause().contains("RUNNEL_DEV")),
         () -> assertTrue(refused("PORT", "http", "RUNNEL_DEV", "true").cause().contains("PORT")),
         () -> assertTrue(refused("PORT", "65536", "RUNNEL_DEV", "true").cause().contains("PORT")),

@@ -122,7 +122,8 @@ final class RoutingIndex {
     if (t == null) {
       return Set.of();
     }
-    if (change.op() == ChangeOp.TRUNCATE) {
+    if (change.op() == ChangeOp.TRUNCATE || (change.oversized() && change.op() != ChangeOp.DELETE)) {
+      // An oversized row carries its key only, so no pinned value routes it: every window of its table re-reads.
       return new HashSet<>(t.all);
     }
     Set<LiveWindow> out = new HashSet<>(t.unpinned);

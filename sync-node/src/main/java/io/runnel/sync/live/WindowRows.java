@@ -4,6 +4,7 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.replicator.ChangeEvent;
+import io.runnel.replicator.ChangeOp;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,9 +108,18 @@ final class WindowRows {
   /**
    * Applies one change of this window's table.
    *
-   * @return {@link Outcome#NEEDS_READ} when a partial row would enter
+   * @return {@link Outcome#NEEDS_READ} when a partial row would enter, or an oversized change (its key only) came
    */
   Outcome apply(ChangeEvent change) {
+    if (change.oversized() && change.op() != ChangeOp.DELETE) {
+      // Too large for the bus: only its key came, and its other values are unknown (not unchanged). What the window
+      // held of the row goes; a read brings the row back where it belongs.
+      removeKey(change.key());
+      if (change.old() != null) {
+        removeKey(keyOrNull(change.old()));
+      }
+      return Outcome.NEEDS_READ;
+    }
     switch (change.op()) {
       case INSERT -> {
         return consider(change.row());
