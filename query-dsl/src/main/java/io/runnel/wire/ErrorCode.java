@@ -81,7 +81,8 @@ public enum ErrorCode {
   X_TRANSPORT_UNAVAILABLE(503),
   /**
    * The record publisher refused a batch before sending any of it: an entity it does not publish, a row without its
-   * whole key, a column its entity lacks, or a value that does not fit its column.
+   * whole key, a column its entity lacks, a value that does not fit its column, or a change over the bus's
+   * {@code max_payload}.
    */
   X_PUBLISH_REFUSED(500),
   /** Logical replication cannot run: {@code wal_level}, the publication, the slot or the stream itself. */

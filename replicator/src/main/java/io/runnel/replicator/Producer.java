@@ -39,4 +39,14 @@ final class Producer {
   long nextSeq() {
     return seq.incrementAndGet();
   }
+
+  /** The last seq handed out (0 before the first). */
+  long peekSeq() {
+    return seq.get();
+  }
+
+  /** Takes the next {@code n} seq numbers at once (the caller numbered them from {@link #peekSeq()} + 1). */
+  void takeSeq(int n) {
+    seq.addAndGet(n);
+  }
 }

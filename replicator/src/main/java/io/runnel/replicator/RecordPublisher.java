@@ -34,7 +34,7 @@ import java.util.Objects;
  *
  * <p>Design: a batch is checked whole before anything is sent (the entity is one this publisher publishes, every
  * key column is present and not null, every column is the entity's, every value fits its column's type) and every
- * envelope encoded; only then does the batch take its run of {@code seq} numbers, go out in order, and wait for
+ * envelope encoded and checked against the bus's {@code max_payload}; only then does the batch take its run of {@code seq} numbers, go out in order, and wait for
  * the bus to accept it ({@link Transport#flush} within the deadline). A batch the bus did not take whole has used
  * its numbers, so a consumer that reads a later message sees the hole and treats it as a gap: delivery is at most
  * once, and a loss is never silent. A refused batch takes no numbers and sends nothing. Calls are serialized, so
@@ -76,8 +76,8 @@ public final class RecordPublisher {
    *
    * @param changes the rows the app committed, in the order consumers should see them; not empty
    * @throws PublishRefusedException ({@code X_PUBLISH_REFUSED}) when a change names an entity this publisher does
-   *     not publish, lacks a key column or holds a null one, holds a column its entity lacks, or a value that does
-   *     not fit its column; nothing was sent
+   *     not publish, lacks a key column or holds a null one, holds a column its entity lacks, a value that does
+   *     not fit its column, or encodes over the bus's {@link Transport#maxPayload()}; nothing was sent
    * @throws TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) when the bus did not accept the batch
    *     within the flush deadline; its {@code seq} numbers are used, so consumers see the hole
    * @throws IllegalArgumentException when {@code changes} is empty
@@ -94,18 +94,24 @@ public final class RecordPublisher {
     long commitTime = clock.millis();
     List<String> subjects = new ArrayList<>(checked.size());
     List<byte[]> payloads = new ArrayList<>(checked.size());
-    long first = -1;
+    long seq = producer.peekSeq();
     for (int i = 0; i < checked.size(); i++) {
       Checked c = checked.get(i);
-      long seq = producer.nextSeq();
-      first = first < 0 ? seq : first;
+      seq++;
       ChangeEvent event = new ChangeEvent(c.entity().qualifiedTable(), c.entity().name(), c.change().op(), c.key(),
           c.change().op() == ChangeOp.DELETE ? null : c.row(), c.change().op() == ChangeOp.DELETE ? c.row() : null,
           List.of(), NO_COMMIT + "%08x".formatted(i + 1), 0, i == checked.size() - 1, commitTime, null,
           producer.id(), seq, ChangeEvent.Source.PUBLISHER);
       subjects.add(Subjects.changes(c.entity().schema(), c.entity().table()));
-      payloads.add(ChangeEnvelope.encode(event, c.types()));
+      byte[] payload = ChangeEnvelope.encode(event, c.types());
+      if (payload.length > transport.maxPayload()) {
+        throw new PublishRefusedException("Change " + i + " (" + c.entity().name() + " " + c.key() + ") is "
+            + payload.length + " bytes on the bus, over its max_payload of " + transport.maxPayload() + ".",
+            "Publish the row without its large columns (consumers re-read it), or raise the bus's max_payload.");
+      }
+      payloads.add(payload);
     }
+    producer.takeSeq(payloads.size());
     for (int i = 0; i < payloads.size(); i++) {
       transport.publish(subjects.get(i), payloads.get(i));
     }
