@@ -4,6 +4,7 @@ import static io.runnel.dsl.Dsl.desc;
 import static io.runnel.dsl.Dsl.eq;
 import static io.runnel.dsl.Dsl.select;
 
+import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.Conflict;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
@@ -149,6 +150,15 @@ public final class Board {
   /** {@code deletePost}: the post's author deletes it (its likes go with it). */
   public static final MutatorRef<PostRef> DELETE_POST = MutatorRef.of("deletePost", PostRef.CODEC)
       .local((tx, in) -> tx.delete(POSTS, POSTS.key(in.postId()))).conflict(Conflict.SERVER_WINS);
+
+  /**
+   * The channel {@code org} with the param {@code orgId} (topic {@code org.acme}): who of the org is online
+   * (presence) and the event {@code typing}, open to the org's members only.
+   */
+  public static final ChannelRef ORG = ChannelRef.of("org", "orgId");
+
+  /** The event a page sends on {@link #ORG} while its user writes a post: payload {@code {"user"}}. */
+  public static final String TYPING = "typing";
 
   private Board() {}
 

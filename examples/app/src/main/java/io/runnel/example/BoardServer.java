@@ -1,6 +1,7 @@
 package io.runnel.example;
 
 import io.runnel.dsl.Actor;
+import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.MutationContext;
@@ -120,6 +121,7 @@ public final class BoardServer {
           }
           return Map.of("postId", in.postId());
         }))
+        .channel(Channel.of(Board.ORG).presence().events(Board.TYPING).policy(Policy.memberOfParam("orgId")))
         .build();
   }
 

@@ -78,6 +78,12 @@ final class BoardHttp {
     return send(auth(b, token));
   }
 
+  /** {@code POST /v1/channels/{topic}/events} with {@code body} ({@code {"event", "payload"}}). */
+  Answer event(@Nullable String token, String topic, String body) throws Exception {
+    return send(auth(HttpRequest.newBuilder(URI.create(base + "/v1/channels/" + topic + "/events"))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json"), token));
+  }
+
   Answer query(@Nullable String token, String query, String input) throws Exception {
     return send(auth(HttpRequest.newBuilder(URI.create(base + "/v1/query/" + query + "?input="
         + URLEncoder.encode(input, StandardCharsets.UTF_8))).GET(), token));
