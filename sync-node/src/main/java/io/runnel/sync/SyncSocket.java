@@ -75,6 +75,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private long tokensAt = -1;
   private int floods;
   private volatile boolean closed;
+  /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
+  private final java.util.concurrent.atomic.AtomicBoolean cleaned = new java.util.concurrent.atomic.AtomicBoolean();
   /** Counted down when the connection ended: the client answered a close, or the connection failed. */
   private final CountDownLatch ended = new CountDownLatch(1);
 
@@ -210,7 +212,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       }
       case InboundFrame.Join j -> {
         try {
-          node.channels().join(this, j.topic(), j.presence());
+          node.channels().join(this, j.topic(), j.cursor(), j.presence());
         } catch (ChannelException e) {
           node.metrics().refused(e.code().name());
           send(OutboundFrame.Refuse.of(e, null, j.topic()));
@@ -279,8 +281,11 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   private void dropped() {
     node.metrics().framesDropped.increment();
-    if (drops.incrementAndGet() >= node.limits().dropsBeforeClose()) {
-      close(1013, "Too many frames dropped: the client is not reading.");
+    if (drops.incrementAndGet() == node.limits().dropsBeforeClose()) {
+      // On a thread of its own: the sender may hold a channel topic's lock, and closing leaves every topic, which
+      // takes this socket's hub state first (the hub's lock order is socket, then topic).
+      Thread.ofVirtual().name("socket-drops-close").start(
+          () -> close(1013, "Too many frames dropped: the client is not reading."));
     }
   }
 
@@ -419,7 +424,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   }
 
   private void cleanUp() {
-    if (closed) {
+    if (!cleaned.compareAndSet(false, true)) {
       return;
     }
     closed = true;
