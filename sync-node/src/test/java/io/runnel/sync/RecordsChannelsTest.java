@@ -68,6 +68,8 @@ class RecordsChannelsTest {
   static final Entity CARDS_ENTITY = Entity.of(CARDS).table("public.cards").tenant("org");
   static final EntityRef NOTES = EntityRef.of("rc_notes").key("id").columns(c -> c.int4("id").text("org").text("body"));
   static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.rc_notes").tenant("org");
+  static final EntityRef PINS = EntityRef.of("rc_pins").key("id").columns(c -> c.int4("id").text("org"));
+  static final Entity PINS_ENTITY = Entity.of(PINS).table("public.rc_pins").tenant("org");
 
   record OrgIn(String orgId) {
     static final JsonCodec<OrgIn> CODEC = JsonCodec.object(r -> new OrgIn(r.text("orgId")),
@@ -78,15 +80,21 @@ class RecordsChannelsTest {
       in -> select(CARDS).where(eq("org", in.orgId())).orderBy(asc("id")));
   static final QueryRef<OrgIn> ORG_NOTES = QueryRef.once("orgNotes", OrgIn.CODEC,
       in -> select(NOTES).where(eq("org", in.orgId())).orderBy(asc("id")));
+  static final QueryRef<OrgIn> ORG_PINS = QueryRef.once("orgPins", OrgIn.CODEC,
+      in -> select(PINS).where(eq("org", in.orgId())).orderBy(asc("id")));
   /** Cards of an org: topic {@code board.<org>}. */
   static final ChannelRef BOARD = ChannelRef.of("board", "orgId").catchUp(BOARD_CARDS);
   /** Notes of an org: topic {@code notebook.<org>}, over a table without REPLICA IDENTITY FULL. */
   static final ChannelRef NOTEBOOK = ChannelRef.of("notebook", "orgId").catchUp(ORG_NOTES);
+  /** Pins of an org: topic {@code pins.<org>}, a table the tests truncate. */
+  static final ChannelRef PINBOARD = ChannelRef.of("pins", "orgId").catchUp(ORG_PINS);
   static final Declarations DECLARATIONS = Declarations.builder()
       .query(Query.of(BOARD_CARDS).on(CARDS_ENTITY).policy(Policy.authenticated()))
       .query(Query.of(ORG_NOTES).on(NOTES_ENTITY).policy(Policy.authenticated()))
       .channel(Channel.of(BOARD).records(CARDS_ENTITY, "org").policy(Policy.memberOfParam("orgId")))
       .channel(Channel.of(NOTEBOOK).records(NOTES_ENTITY, "org").policy(Policy.memberOfParam("orgId")))
+      .query(Query.of(ORG_PINS).on(PINS_ENTITY).policy(Policy.authenticated()))
+      .channel(Channel.of(PINBOARD).records(PINS_ENTITY, "org").policy(Policy.memberOfParam("orgId")))
       .build();
 
   /** The bus as the node reads it: it loses the next {@code cards} message when told to. */
@@ -142,8 +150,10 @@ class RecordsChannelsTest {
         CREATE TABLE cards (id int8 PRIMARY KEY, org text NOT NULL, title text NOT NULL);
         ALTER TABLE cards REPLICA IDENTITY FULL;
         CREATE TABLE rc_notes (id int4 PRIMARY KEY, org text NOT NULL, body text NOT NULL);
+        CREATE TABLE rc_pins (id int4 PRIMARY KEY, org text NOT NULL);
+        ALTER TABLE rc_pins REPLICA IDENTITY FULL;
         """);
-    fixture = LiveFixtureAccess.start(db, "records", List.of(CARDS_ENTITY, NOTES_ENTITY));
+    fixture = LiveFixtureAccess.start(db, "records", List.of(CARDS_ENTITY, NOTES_ENTITY, PINS_ENTITY));
     lossy = new LossyTransport(fixture.bus());
     node = SyncNode.builder().declarations(DECLARATIONS).transport(lossy).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).channelTicker(new ManualTicker()).nodeId("records-node")
@@ -376,6 +386,43 @@ class RecordsChannelsTest {
     ada.close();
     eve.close();
     board.close();
+  }
+
+  @Test
+  void aTruncateGapsEveryTopicOfItsChannelAndABulkTransactionGapsTheTopicsItWouldFlood() throws Exception {
+    SocketClient ada = connect("ada@p1");
+    SocketClient eve = connect("eve@p2");
+    SocketClient bulk = connect("bob@b1");
+    String adaEpoch = str(joined(ada, "pins.p1", null).get(1), "epoch");
+    joined(eve, "pins.p2", null);
+    joined(ada, "board.p1", null);
+    String bulkEpoch = str(joined(bulk, "board.b1", null).get(1), "epoch");
+    commit("INSERT INTO rc_pins VALUES (1, 'p1'), (2, 'p2')");
+    List<JsonObject> pinned = until(ada);
+    until(eve);
+    commit("TRUNCATE rc_pins");
+    List<JsonObject> truncatedAtAda = until(ada);
+    List<JsonObject> truncatedAtEve = until(eve);
+    commit("INSERT INTO cards SELECT 10000 + n, 'b1', 'bulk ' || n FROM generate_series(1, 1001) n");
+    List<JsonObject> flooded = until(bulk);
+    JsonObject read = catchUp("boardCards", "b1", "bob@b1");
+    commit("INSERT INTO cards SELECT 20000 + n, 'b1', 'small ' || n FROM generate_series(1, 1000) n");
+    List<JsonObject> oneFrame = until(bulk);
+    assertAll(
+        () -> assertEquals(List.of("records"), kinds(pinned)),
+        () -> assertEquals(List.of("gap"), kinds(truncatedAtAda), "a truncate gaps every topic of the channel"),
+        () -> assertEquals("pins.p1", str(truncatedAtAda.get(0), "topic"), "and not the other channel's topics"),
+        () -> assertNotEquals(adaEpoch, str(truncatedAtAda.get(0), "epoch")),
+        () -> assertEquals(List.of("gap"), kinds(truncatedAtEve)),
+        () -> assertEquals(List.of("gap"), kinds(flooded), "1,001 rows for one topic: gap, not a frame"),
+        () -> assertNotEquals(bulkEpoch, str(flooded.get(0), "epoch")),
+        () -> assertEquals(1001, ((JsonArray) read.get("records")).size(), "the catch-up read has them"),
+        () -> assertEquals(List.of("records"), kinds(oneFrame), "1,000 rows are one frame"),
+        () -> assertEquals(1000, ops(oneFrame.get(0)).size()),
+        () -> assertEquals(1, seq(oneFrame.get(0)), "the first of the new epoch"));
+    for (SocketClient c : List.of(ada, eve, bulk)) {
+      c.close();
+    }
   }
 
   @Test
