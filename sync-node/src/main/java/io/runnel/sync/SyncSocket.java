@@ -48,8 +48,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its subscription desynced; once the queue drains, the subscription is re-snapshotted. After
  * {@link SocketLimits#dropsBeforeClose()} drops the socket is closed with 1013.
  *
- * <p>{@code join} and {@code leave} go to the node's {@link io.runnel.sync.channel.ChannelHub}; a refused join is
- * answered with {@code refuse} naming its topic. A socket that closes leaves all its topics at once.
+ * <p>{@code join} (with its records cursor) and {@code leave} go to the node's
+ * {@link io.runnel.sync.channel.ChannelHub}; a refused join is answered with {@code refuse} naming its topic. Once
+ * the queue drains after a drop, the hub resends the rosters and sends {@code gap} for the records frames the socket
+ * lost. A socket that closes leaves all its topics at once.
  */
 final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
