@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Entity;
 import io.runnel.wire.ErrorCode;
 import java.sql.Connection;
@@ -9,14 +10,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The checks and set-up before streaming, in this order: {@code wal_level} is {@code logical}; the publication
  * exists and holds every declared entity's table (created or extended, never shrunk); each table's replica identity
- * lets old rows through (warned otherwise) and has the entity's columns; the slot exists with {@code pgoutput}.
+ * lets old rows through (warned otherwise) and has the entity's columns; a records channel's table whose param
+ * columns are not all key columns has REPLICA IDENTITY FULL (warned otherwise: a delete or a move then reaches the
+ * nodes without the old row's params); the slot exists with {@code pgoutput}.
  */
 final class Preflight {
 
@@ -32,14 +37,57 @@ final class Preflight {
    */
   static List<String> run(Connection c, String slot, String publication, Collection<Entity> entities)
       throws SQLException {
+    return run(c, slot, publication, entities, List.of());
+  }
+
+  /**
+   * The same, also checking the tables of {@code channels}' records (their entities must be among {@code entities}).
+   *
+   * @return warnings, each {@code X_LIVE_REPLICA_IDENTITY: cause Fix: fix}
+   * @throws ReplicationException ({@code X_REPLICATION_FAILED}) when replication cannot run
+   * @throws SQLException when the database fails otherwise
+   */
+  static List<String> run(Connection c, String slot, String publication, Collection<Entity> entities,
+      Collection<Channel> channels) throws SQLException {
     checkWalLevel(c);
     ensurePublication(c, publication, entities);
     List<String> warnings = new ArrayList<>();
+    Map<String, String> identities = new HashMap<>();
     for (Entity e : entities) {
-      checkTable(c, e, warnings);
+      identities.put(e.qualifiedTable(), checkTable(c, e, warnings));
+    }
+    for (Channel ch : channels) {
+      for (Channel.Records r : ch.records()) {
+        checkRecords(ch, r, identities.get(r.entity().qualifiedTable()), warnings);
+      }
     }
     ensureSlot(c, slot);
     return warnings;
+  }
+
+  /**
+   * Warns when a records channel's param columns are not all key columns and its table's identity is not FULL: a
+   * delete, or an update that moves a row to other params, then reaches the nodes without the old row's params, and
+   * each one costs every topic of the channel a {@code gap}.
+   */
+  private static void checkRecords(Channel ch, Channel.Records r, String identity, List<String> warnings) {
+    Entity e = r.entity();
+    if ("f".equals(identity) || e.ref().key().containsAll(r.paramColumns())) {
+      return;
+    }
+    warnings.add(ErrorCode.X_LIVE_REPLICA_IDENTITY.name() + ": table " + e.qualifiedTable() + " carries records "
+        + "channel '" + ch.name() + "' by columns " + r.paramColumns() + ", which are not all key columns, and its "
+        + "replica identity is " + identityName(identity) + ", so its deletes and the updates that move a row to "
+        + "other params reach Runnel without the old row's params: each sends a gap to every topic of the channel. "
+        + "Fix: ALTER TABLE " + quoted(e) + " REPLICA IDENTITY FULL;");
+  }
+
+  private static String identityName(String identity) {
+    return switch (identity) {
+      case "n" -> "NOTHING";
+      case "i" -> "USING INDEX";
+      default -> "DEFAULT";
+    };
   }
 
   private static void checkWalLevel(Connection c) throws SQLException {
@@ -95,7 +143,8 @@ final class Preflight {
     }
   }
 
-  private static void checkTable(Connection c, Entity e, List<String> warnings) throws SQLException {
+  /** Checks {@code e}'s table; returns its replica identity as {@code pg_class.relreplident} spells it. */
+  private static String checkTable(Connection c, Entity e, List<String> warnings) throws SQLException {
     String identity;
     boolean primaryKey;
     Set<String> columns = new HashSet<>();
@@ -138,6 +187,7 @@ final class Preflight {
           + ", so its updates and deletes reach Runnel without the old row's key. Fix: ALTER TABLE " + quoted(e)
           + " REPLICA IDENTITY FULL; (or give it a primary key).");
     }
+    return identity;
   }
 
   private static void ensureSlot(Connection c, String slot) throws SQLException {

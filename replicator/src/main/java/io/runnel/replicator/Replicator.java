@@ -1,6 +1,8 @@
 package io.runnel.replicator;
 
 import io.runnel.bus.Transport;
+import io.runnel.dsl.server.Channel;
+import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -14,7 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,6 +52,7 @@ public final class Replicator implements AutoCloseable {
   private final String slot;
   private final String publication;
   private final List<Entity> entities;
+  private final List<Channel> channels;
   private final Map<String, Entity> entityByTable;
   private final Transport transport;
   private final Clock clock;
@@ -76,11 +79,17 @@ public final class Replicator implements AutoCloseable {
     new ReplicatorConfig(database, replication, b.slot, b.publication);
     this.slot = b.slot;
     this.publication = b.publication;
-    this.entities = List.copyOf(b.entities);
-    Map<String, Entity> byTable = new HashMap<>();
-    for (Entity e : entities) {
-      byTable.put(e.qualifiedTable(), e);
+    Map<String, Entity> byTable = new LinkedHashMap<>();
+    for (Entity e : b.entities) {
+      byTable.putIfAbsent(e.qualifiedTable(), e);
     }
+    for (Channel c : b.channels) {
+      for (Channel.Records r : c.records()) {
+        byTable.putIfAbsent(r.entity().qualifiedTable(), r.entity());
+      }
+    }
+    this.entities = List.copyOf(byTable.values());
+    this.channels = List.copyOf(b.channels);
     this.entityByTable = byTable;
     this.transport = Objects.requireNonNull(b.transport, "transport");
     this.clock = b.clock;
@@ -151,7 +160,7 @@ public final class Replicator implements AutoCloseable {
           continue;
         }
         state = ReplicatorStats.State.STARTING;
-        List<String> found = Preflight.run(lockConnection, slot, publication, entities);
+        List<String> found = Preflight.run(lockConnection, slot, publication, entities, channels);
         if (!found.equals(warnings)) {
           found.forEach(w -> LOG.log(Level.WARNING, w));
         }
@@ -320,6 +329,7 @@ public final class Replicator implements AutoCloseable {
     private String slot = ReplicatorConfig.DEFAULT_NAME;
     private String publication = ReplicatorConfig.DEFAULT_NAME;
     private final List<Entity> entities = new ArrayList<>();
+    private final List<Channel> channels = new ArrayList<>();
     private @Nullable Transport transport;
     private Clock clock = Clock.systemUTC();
     private Duration standbyRetry = Duration.ofSeconds(2);
@@ -368,6 +378,21 @@ public final class Replicator implements AutoCloseable {
     public Builder entities(Collection<Entity> entities) {
       this.entities.addAll(entities);
       return this;
+    }
+
+    /**
+     * The records channels: their entities are published too, and preflight warns
+     * ({@code X_LIVE_REPLICA_IDENTITY}) for each whose param columns are not all key columns on a table without
+     * REPLICA IDENTITY FULL, since its deletes and moves would reach the nodes without the old row's params.
+     */
+    public Builder channels(Collection<Channel> channels) {
+      this.channels.addAll(channels);
+      return this;
+    }
+
+    /** The entities and the channels of {@code declarations}: {@link #entities} and {@link #channels}. */
+    public Builder declarations(Declarations declarations) {
+      return entities(declarations.entities()).channels(declarations.channels());
     }
 
     /** The bus (required). */

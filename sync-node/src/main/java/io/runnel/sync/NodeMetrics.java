@@ -42,8 +42,12 @@ final class NodeMetrics {
         .description("Channel events accepted for broadcast").register(registry);
     // One series, no topic label: a topic is client-chosen, so a label per topic would be series a client can mint.
     FunctionCounter.builder("runnel_channel_frames_dropped", channels, c -> c.stats().framesDropped())
-        .description("Channel frames (events, rosters, diffs) dropped because a member's queue was full")
+        .description("Channel frames (events, rosters, diffs, records, gaps) dropped because a member's queue was full")
         .register(registry);
+    FunctionCounter.builder("runnel_channel_records_frames", channels, c -> c.stats().records())
+        .description("Records frames queued to channel members").register(registry);
+    FunctionCounter.builder("runnel_channel_gaps", channels, c -> c.stats().gaps())
+        .description("Gap frames queued to channel members (re-run the catch-up query)").register(registry);
   }
 
   private void counter(LiveQueryRegistry live, String name, String description, ToDoubleFunction<LiveQueryRegistry> f) {

@@ -85,11 +85,14 @@ public final class SyncNode implements AutoCloseable {
   private volatile boolean ready;
 
   private SyncNode(Builder b) {
-    this.live = LiveQueryRegistry.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
+    this.channels = ChannelHub.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
+        .nodeId(b.nodeId).clock(b.clock).heartbeat(b.heartbeat).limits(b.channelLimits).bus(b.channelBus)
+        .ticker(b.channelTicker).build();
+    // Records channels read the windows' stream: the same order, the same gaps.
+    this.live = LiveQueryRegistry.builder().declarations(b.declarations)
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
-        .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock).build();
-    this.channels = ChannelHub.builder().declarations(b.declarations).nodeId(b.nodeId).clock(b.clock)
-        .heartbeat(b.heartbeat).limits(b.channelLimits).bus(b.channelBus).ticker(b.channelTicker).build();
+        .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock)
+        .changeListener(channels.records()).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
         b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins, this);

@@ -48,8 +48,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its subscription desynced; once the queue drains, the subscription is re-snapshotted. After
  * {@link SocketLimits#dropsBeforeClose()} drops the socket is closed with 1013.
  *
- * <p>{@code join} and {@code leave} go to the node's {@link io.runnel.sync.channel.ChannelHub}; a refused join is
- * answered with {@code refuse} naming its topic. A socket that closes leaves all its topics at once.
+ * <p>{@code join} (with its records cursor) and {@code leave} go to the node's
+ * {@link io.runnel.sync.channel.ChannelHub}; a refused join is answered with {@code refuse} naming its topic. Once
+ * the queue drains after a drop, the hub resends the rosters and sends {@code gap} for the records frames the socket
+ * lost. A socket that closes leaves all its topics at once.
  */
 final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
@@ -75,6 +77,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private long tokensAt = -1;
   private int floods;
   private volatile boolean closed;
+  /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
+  private final java.util.concurrent.atomic.AtomicBoolean cleaned = new java.util.concurrent.atomic.AtomicBoolean();
   /** Counted down when the connection ended: the client answered a close, or the connection failed. */
   private final CountDownLatch ended = new CountDownLatch(1);
 
@@ -210,7 +214,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       }
       case InboundFrame.Join j -> {
         try {
-          node.channels().join(this, j.topic(), j.presence());
+          node.channels().join(this, j.topic(), j.cursor(), j.presence());
         } catch (ChannelException e) {
           node.metrics().refused(e.code().name());
           send(OutboundFrame.Refuse.of(e, null, j.topic()));
@@ -279,8 +283,11 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   private void dropped() {
     node.metrics().framesDropped.increment();
-    if (drops.incrementAndGet() >= node.limits().dropsBeforeClose()) {
-      close(1013, "Too many frames dropped: the client is not reading.");
+    if (drops.incrementAndGet() == node.limits().dropsBeforeClose()) {
+      // On a thread of its own: the sender may hold a channel topic's lock, and closing leaves every topic, which
+      // takes this socket's hub state first (the hub's lock order is socket, then topic).
+      Thread.ofVirtual().name("socket-drops-close").start(
+          () -> close(1013, "Too many frames dropped: the client is not reading."));
     }
   }
 
@@ -419,7 +426,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   }
 
   private void cleanUp() {
-    if (closed) {
+    if (!cleaned.compareAndSet(false, true)) {
       return;
     }
     closed = true;

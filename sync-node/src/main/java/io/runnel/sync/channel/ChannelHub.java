@@ -2,6 +2,8 @@ package io.runnel.sync.channel;
 
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.sync.live.ChangeListener;
+import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
@@ -32,6 +34,11 @@ import java.util.concurrent.atomic.LongAdder;
  * Every accepted join is answered by the topic's whole roster first (an empty one on a channel without presence, so
  * the client knows the join landed); roster changes follow as diffs, at most one every 250 ms per topic.
  *
+ * <p>Records channels: {@link #records()} reads the change stream and sends each held topic its rows as
+ * {@code records} frames, numbered per topic (a per-node epoch and a seq); a join with a cursor of the topic's epoch
+ * that the node can still replay gets the frames it missed after its roster, any other join of a records topic gets
+ * {@code gap}; a member whose records frame was dropped gets {@code gap} once its queue drains.
+ *
  * <p>Locks: a socket's own state, then a topic's; never the other way round.
  */
 public final class ChannelHub implements AutoCloseable {
@@ -41,6 +48,9 @@ public final class ChannelHub implements AutoCloseable {
 
   /** Heartbeats a seat may miss before it leaves. */
   static final int HEARTBEATS_BEFORE_LEAVE = 3;
+
+  /** Characters of frame text every records topic's ring may keep together on one node (64 Mi). */
+  static final long RING_BUDGET_CHARS = 64L * 1024 * 1024;
 
   /** A socket's topics: held, and in flight (reserved, not yet held). */
   private static final class Held {
@@ -64,7 +74,9 @@ public final class ChannelHub implements AutoCloseable {
   private final TopicTable topics;
   private final EventGate gate;
   private final ConcurrentHashMap<String, Held> sockets = new ConcurrentHashMap<>();
-  private final LongAdder dropped = new LongAdder();
+  private final Topic.Counts counts = new Topic.Counts();
+  private final RecordsLog.Budget ringBudget = new RecordsLog.Budget(RING_BUDGET_CHARS);
+  private final RecordsRouter router;
   private final LongAdder events = new LongAdder();
   private @Nullable Runnable ticking;
 
@@ -78,6 +90,7 @@ public final class ChannelHub implements AutoCloseable {
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
     this.gate = new EventGate(b.limits);
+    this.router = new RecordsRouter(declarations, topics);
   }
 
   /** A builder; the declarations are required. */
@@ -102,14 +115,27 @@ public final class ChannelHub implements AutoCloseable {
   }
 
   /**
+   * {@code member} joins {@code topic} without a records cursor: {@link #join(ChannelMember, String, ChannelCursor,
+   * JsonObject)}.
+   *
+   * @throws ChannelException as that method
+   */
+  public void join(ChannelMember member, String topic, @Nullable JsonObject presence) {
+    join(member, topic, null, presence);
+  }
+
+  /**
    * {@code member} joins {@code topic}, with {@code presence} as its meta when given; the join is answered with the
-   * topic's roster. A repeated join of a held topic is the presence heartbeat: it refreshes (and may replace) the
-   * meta and does nothing else. A join that lands after the socket closed is undone.
+   * topic's roster, and on a records channel then with the frames {@code cursor} missed (when its epoch is the
+   * topic's and the node still keeps them all) or else {@code gap}. A repeated join of a held topic is the presence
+   * heartbeat: it refreshes (and may replace) the meta and does nothing else (the cursor is not looked at). A join
+   * that lands after the socket closed is undone.
    *
    * @throws ChannelException {@code X_TOPIC_FORBIDDEN}, {@code X_FORBIDDEN}, {@code X_SUBSCRIPTION_LIMIT}, or
    *     {@code X_INPUT_INVALID} for a meta on a channel without presence (a held topic is then left)
    */
-  public void join(ChannelMember member, String topic, @Nullable JsonObject presence) {
+  public void join(ChannelMember member, String topic, @Nullable ChannelCursor cursor,
+      @Nullable JsonObject presence) {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(topic, "topic");
     Held held = sockets.computeIfAbsent(member.id(), id -> new Held(member));
@@ -138,12 +164,12 @@ public final class ChannelHub implements AutoCloseable {
     Topic claimed = null;
     boolean joined = false;
     try {
-      claimed = topics.claim(resolved, r -> new Topic(r, dropped));
+      claimed = topics.claim(resolved, r -> new Topic(r, counts, ringBudget));
       resolved.admit(member.actor(), "joining");
       // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
       // and the topic stops listening with its last claim.
       claimed.listen(bus, this::remote);
-      joined = commit(held, claimed, presence, now);
+      joined = commit(held, claimed, cursor, presence, now);
     } finally {
       if (!joined) {
         synchronized (held) {
@@ -162,13 +188,14 @@ public final class ChannelHub implements AutoCloseable {
     }
   }
 
-  private boolean commit(Held held, Topic topic, @Nullable JsonObject presence, long now) {
+  private boolean commit(Held held, Topic topic, @Nullable ChannelCursor cursor, @Nullable JsonObject presence,
+      long now) {
     synchronized (held) {
       held.pending.remove(topic.name());
       if (held.closed || !held.member.open()) {
         return false;
       }
-      topic.add(held.member, seat(held.member), key(held.member), presence, now);
+      topic.add(held.member, seat(held.member), key(held.member), presence, now, cursor);
       held.topics.add(topic.name());
       return true;
     }
@@ -220,16 +247,28 @@ public final class ChannelHub implements AutoCloseable {
     }
   }
 
-  /** {@code member}'s outbound queue drained: each topic whose presence frames it lost sends it a whole roster. */
+  /**
+   * {@code member}'s outbound queue drained: each topic whose presence frames it lost sends it a whole roster, and
+   * each whose records frames it lost sends it {@code gap}.
+   */
   public void drained(ChannelMember member) {
     Held held = sockets.get(Objects.requireNonNull(member, "member").id());
     if (held != null) {
       synchronized (held) {
         for (String name : held.topics) {
-          Objects.requireNonNull(topics.get(name)).resendRoster(member);
+          Objects.requireNonNull(topics.get(name)).repair(member);
         }
       }
     }
+  }
+
+  /**
+   * The reader of the change stream that sends records channels' rows to the topics this node holds; the node
+   * hands it to its live registry ({@code LiveQueryRegistry.Builder.changeListener}), so records and windows read
+   * the same ordered, gap-checked stream.
+   */
+  public ChangeListener records() {
+    return router;
   }
 
   /**
@@ -284,7 +323,8 @@ public final class ChannelHub implements AutoCloseable {
 
   /** The hub's counts now. */
   public ChannelStats stats() {
-    return new ChannelStats(topics.size(), events.sum(), dropped.sum());
+    return new ChannelStats(topics.size(), events.sum(), counts.dropped().sum(), counts.records().sum(),
+        counts.gaps().sum());
   }
 
   private String seat(ChannelMember member) {

@@ -5,7 +5,9 @@ package io.runnel.sync.channel;
  *
  * @param topics distinct topics the node holds, joins in flight included
  * @param events events accepted for broadcast since start (from this node's HTTP route)
- * @param framesDropped channel frames (events, rosters, diffs) dropped since start because a member's outbound
- *     queue was full or its socket closed
+ * @param framesDropped channel frames (events, rosters, diffs, records, gaps) dropped since start because a
+ *     member's outbound queue was full or its socket closed
+ * @param records {@code records} frames queued to members since start (replays included)
+ * @param gaps {@code gap} frames queued to members since start
  */
-public record ChannelStats(int topics, long events, long framesDropped) {}
+public record ChannelStats(int topics, long events, long framesDropped, long records, long gaps) {}

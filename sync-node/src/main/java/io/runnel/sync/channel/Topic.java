@@ -1,5 +1,7 @@
 package io.runnel.sync.channel;
 
+import io.runnel.sync.live.Op;
+import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.sync.socket.PresenceMember;
@@ -22,7 +24,12 @@ import java.util.function.Consumer;
  * flush (at most every {@link #DIFF_INTERVAL_MS}) sends each member what changed since what it was last shown. A
  * member shown the roster before the last flush gets one shared frame (keys whose member differs from the last
  * flush); a member that joined since gets only the keys changed after its roster. A member whose roster or diff was
- * dropped gets no diffs until its queue drains, and then a whole roster ({@link #resendRoster}).
+ * dropped gets no diffs until its queue drains, and then a whole roster ({@link #repair}).
+ *
+ * <p>A topic of a records channel also numbers its {@code records} frames ({@link RecordsLog}: epoch, seq, a ring
+ * for replay). A member whose records frame was dropped gets no more of them until its queue drains, and then
+ * {@code gap}; a gap of the whole topic (a bus gap, a bulk change, an old row whose params are unknown) starts a new
+ * epoch and sends {@code gap} to every member.
  */
 final class Topic {
 
@@ -32,11 +39,29 @@ final class Topic {
   /** The most members a roster lists ({@code PROTOCOL.md}: {@code presence}). */
   static final int ROSTER_MEMBERS = 256;
 
-  /** One member socket: the roster version it was last shown, and whether a frame of presence was dropped. */
+  /**
+   * What a topic counts into its hub's stats.
+   *
+   * @param dropped frames lost to full queues
+   * @param records records frames queued
+   * @param gaps gap frames queued
+   */
+  record Counts(LongAdder dropped, LongAdder records, LongAdder gaps) {
+    /** Fresh counters. */
+    Counts() {
+      this(new LongAdder(), new LongAdder(), new LongAdder());
+    }
+  }
+
+  /**
+   * One member socket: the roster version it was last shown, whether a frame of presence was dropped, and whether
+   * a records frame was (it is owed a {@code gap}).
+   */
   private static final class Membership {
     final ChannelMember member;
     long shown;
     boolean stale;
+    boolean recordsLost;
 
     Membership(ChannelMember member) {
       this.member = member;
@@ -50,6 +75,9 @@ final class Topic {
   /** Members plus joins in flight; changed only inside the hub's topic table's compute. */
   int claims;
   private final LongAdder dropped;
+  private final Counts counts;
+  /** The records numbering, or null when the channel carries no records. */
+  private final @Nullable RecordsLog log;
   private final Map<String, Membership> members = new LinkedHashMap<>();
   private final PresenceRoster roster = new PresenceRoster();
   private final Map<String, Dirty> dirty = new LinkedHashMap<>();
@@ -59,9 +87,11 @@ final class Topic {
   private @Nullable Runnable listening;
   private boolean closed;
 
-  Topic(ResolvedTopic resolved, LongAdder dropped) {
+  Topic(ResolvedTopic resolved, Counts counts, RecordsLog.Budget budget) {
     this.resolved = resolved;
-    this.dropped = dropped;
+    this.counts = counts;
+    this.dropped = counts.dropped();
+    this.log = resolved.channel().records().isEmpty() ? null : new RecordsLog(resolved.topic(), budget);
   }
 
   String name() {
@@ -75,23 +105,98 @@ final class Topic {
     }
   }
 
-  /** The topic left the node: stops listening. */
+  /** Whether the channel carries records. */
+  boolean carriesRecords() {
+    return log != null;
+  }
+
+  /** The topic left the node: stops listening, and its ring goes back to the node's budget. */
   synchronized void close() {
     closed = true;
+    if (log != null) {
+      log.clear();
+    }
     if (listening != null) {
       listening.run();
       listening = null;
     }
   }
 
-  /** Adds {@code member}, seats it when {@code meta} is given, and sends it the roster. */
-  synchronized void add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now) {
+  /**
+   * Adds {@code member}, seats it when {@code meta} is given, and sends it the roster; on a records channel then
+   * the frames its {@code cursor} missed when this node still has them all in the cursor's epoch, else {@code gap}.
+   */
+  synchronized void add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now,
+      @Nullable ChannelCursor cursor) {
     if (meta != null) {
       change(key, () -> roster.seat(seat, key, meta, now, now, true));
     }
     Membership m = new Membership(member);
     members.put(member.id(), m);
     sendRoster(m);
+    if (log != null) {
+      List<String> missed = log.since(cursor);
+      if (missed == null) {
+        sendGap(m);
+      } else {
+        for (String text : missed) {
+          if (!sendRecords(m, text)) {
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Sends one transaction's {@code ops} for this topic as the next {@code records} frame to every member not owed a
+   * gap, keeping it for replay; one over the frame limits restarts the topic instead.
+   */
+  synchronized void records(String lsn, List<Op> ops, List<String> writes) {
+    if (log == null || closed) {
+      return;
+    }
+    String text = log.append(lsn, ops, writes);
+    if (text == null) {
+      restart();
+      return;
+    }
+    for (Membership m : members.values()) {
+      if (!m.recordsLost) {
+        sendRecords(m, text);
+      }
+    }
+  }
+
+  /** A gap of the whole topic: a new epoch, and {@code gap} to every member. */
+  synchronized void restart() {
+    if (log == null || closed) {
+      return;
+    }
+    log.restart();
+    for (Membership m : members.values()) {
+      sendGap(m);
+    }
+  }
+
+  private boolean sendRecords(Membership m, String text) {
+    if (m.member.send(text)) {
+      counts.records().increment();
+      return true;
+    }
+    m.recordsLost = true;
+    dropped.increment();
+    return false;
+  }
+
+  private void sendGap(Membership m) {
+    if (m.member.send(log.gap())) {
+      counts.gaps().increment();
+      m.recordsLost = false;
+    } else {
+      m.recordsLost = true;
+      dropped.increment();
+    }
   }
 
   /**
@@ -152,11 +257,17 @@ final class Topic {
     return delivered;
   }
 
-  /** After {@code member}'s queue drained: a roster in place of the presence frames it lost. */
-  synchronized void resendRoster(ChannelMember member) {
+  /**
+   * After {@code member}'s queue drained: a roster in place of the presence frames it lost, and {@code gap} in place
+   * of the records frames it lost.
+   */
+  synchronized void repair(ChannelMember member) {
     Membership m = members.get(member.id());
     if (m != null && m.stale) {
       sendRoster(m);
+    }
+    if (m != null && m.recordsLost) {
+      sendGap(m);
     }
   }
 

@@ -24,6 +24,9 @@ import java.util.function.Function;
  * above the highest seen is a redelivery and is dropped (the replicator delivers at least once, with identical
  * LSNs). Changes the record publisher sent carry no WAL position and never reach windows.
  *
+ * <p>The {@link ChangeListener} (records channels) hears each whole transaction, or only its tables when it is too
+ * large to hold, before the windows do and before the delivered position can pass it.
+ *
  * <p>A replicator position heartbeat ({@link PositionEvent}) arrives between transactions and says every change
  * below its point was published before it: it raises the highest position seen (a change below it is a
  * redelivery) and, once the windows handled every earlier transaction, the delivered position. It counts in the
@@ -41,9 +44,12 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final RecentTransactions recent;
   private final DeliveredPosition delivered;
   private final Runnable onGap;
+  private final ChangeListener listener;
   private final Map<String, Long> producers = new java.util.HashMap<>();
   private final Map<LiveWindow, List<ChangeEvent>> transaction = new LinkedHashMap<>();
   private final List<ChangeEvent> current = new ArrayList<>();
+  /** The tables the open transaction touched, for the listener when it is too large to hold. */
+  private final java.util.Set<String> tables = new java.util.LinkedHashSet<>();
   private @Nullable String currentCommit;
   private long transactionStart;
   private boolean overflow;
@@ -51,12 +57,13 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private volatile String dispatched = "";
 
   ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
-      DeliveredPosition delivered, Runnable onGap) {
+      DeliveredPosition delivered, Runnable onGap, ChangeListener listener) {
     this.entities = entities;
     this.routing = routing;
     this.recent = recent;
     this.delivered = delivered;
     this.onGap = onGap;
+    this.listener = listener;
   }
 
   /**
@@ -127,6 +134,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
           + ": dropped its partial changes");
       transaction.clear();
       current.clear();
+      tables.clear();
       currentCommit = null;
       overflow = false;
     }
@@ -149,8 +157,10 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       currentCommit = commit;
       transactionStart = routing.additions();
       current.clear();
+      tables.clear();
       overflow = false;
     }
+    tables.add(change.table());
     if (!overflow) {
       current.add(change);
       overflow = current.size() > MAX_TRANSACTION_CHANGES;
@@ -168,6 +178,8 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       } else {
         recent.add(current);
       }
+      // The second reader first, before the delivered position can pass this transaction.
+      tell(change.lsn());
       delivered.dispatched(change.lsn(), transaction.size());
       for (Map.Entry<LiveWindow, List<ChangeEvent>> e : transaction.entrySet()) {
         LiveWindow w = e.getKey();
@@ -181,8 +193,27 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
       transaction.clear();
       current.clear();
+      tables.clear();
       currentCommit = null;
       dispatched = change.lsn();
+    }
+  }
+
+  /** Hands the transaction just completed to the listener; one that throws is logged and told of a gap. */
+  private void tell(String lsn) {
+    try {
+      if (overflow) {
+        listener.oversized(java.util.Set.copyOf(tables), lsn);
+      } else {
+        listener.transaction(List.copyOf(current), lsn);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "The change listener failed on transaction " + lsn + "; telling it of a gap", e);
+      try {
+        listener.gap();
+      } catch (RuntimeException again) {
+        LOG.log(Level.WARNING, "The change listener failed on the gap too", again);
+      }
     }
   }
 }

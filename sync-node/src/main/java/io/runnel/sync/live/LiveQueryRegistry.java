@@ -61,6 +61,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private final DeliveredPosition delivered = new DeliveredPosition();
   private final LiveWindow.Context context;
   private final ChangeDispatcher dispatcher;
+  private final ChangeListener listener;
   private final java.util.concurrent.ScheduledExecutorService timers =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "live-windows-grace");
@@ -91,7 +92,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
     this.context = new LiveWindow.Context(reader, routing, recent, ringBudget,
         new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
         b.maxLag.toMillis(), delivered);
-    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap);
+    this.listener = b.listener;
+    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener);
   }
 
   /** A builder; declarations, a data source and a transport are required. */
@@ -266,11 +268,19 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
   }
 
-  /** A bus gap: every window is stale, re-read promptly (a few at a time) and its subscribers re-snapshotted. */
+  /**
+   * A bus gap: every window is stale, re-read promptly (a few at a time) and its subscribers re-snapshotted; the
+   * change listener hears of it too.
+   */
   private void gap() {
     reader.counters().gaps.incrementAndGet();
     for (LiveWindow w : windows.values()) {
       w.stale();
+    }
+    try {
+      listener.gap();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "The change listener failed on a gap", e);
     }
   }
 
@@ -342,8 +352,18 @@ public final class LiveQueryRegistry implements AutoCloseable {
     private Duration maxLag = Duration.ofMinutes(10);
     private Duration grace = Duration.ofSeconds(60);
     private int rereadConcurrency = 4;
+    private ChangeListener listener = ChangeListener.NONE;
 
     private Builder() {}
+
+    /**
+     * A second reader of the change stream (default none): it hears every transaction and every gap the windows
+     * do, in the same order (records channels).
+     */
+    public Builder changeListener(ChangeListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /** The app's declarations (required). */
     public Builder declarations(Declarations declarations) {
