@@ -15,6 +15,13 @@ public interface OptimisticWrites {
    */
   <I> void apply(String writeId, MutatorRef<I> mutator, I input);
 
+  /**
+   * The outbox sends {@code writeId} (called at each attempt): from the first, until it settles or is dropped, the
+   * overlay replays the pending writes over the truth the write's records had then, so its echo or a snapshot that
+   * already holds its effect, arriving before its answer, is not counted twice.
+   */
+  void sending(String writeId);
+
   /** The server answered 200 for {@code writeId} with its write {@code digest} and {@code lsn} (24 hex). */
   void answered(String writeId, String digest, String lsn);
 

@@ -91,8 +91,8 @@ public final class RunnelClient {
     this.outbox = Outbox.builder().baseUrl(origin).http(http).store(durable).json(json)
         .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
         .registry(mutators).beatSoon(live::beatSoon).tabs(b.tabs).build();
-    live.onError(errors::accept);
-    outbox.onError(errors::accept);
+    live.onError(errors);
+    outbox.onError(errors);
     live.onConnection(this::connectionChanged);
     b.pageEvents.listen(new PageEvents.Listener() {
       @Override

@@ -7,6 +7,7 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -55,8 +56,11 @@ final class TicketEndpoint implements SyncEndpoint {
         ready.accept(socketUrl);
         return;
       }
-      http.send(new HttpPort.Request("POST", origin + "/v1/tickets", Map.of("Authorization", "Bearer " + token),
-          null), outcome -> ticket(outcome, refresh, ready, failed));
+      // A LinkedHashMap, not Map.of: in a bundle Map.of(k, v) links four classes of its own for one header.
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Authorization", "Bearer " + token);
+      http.send(new HttpPort.Request("POST", origin + "/v1/tickets", headers, null),
+          outcome -> ticket(outcome, refresh, ready, failed));
     });
   }
 

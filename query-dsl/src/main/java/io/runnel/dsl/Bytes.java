@@ -45,7 +45,7 @@ public final class Bytes implements Comparable<Bytes> {
   }
 
   /** The value of an ASCII hex digit, or -1 (Character.digit would take other scripts' digits too). */
-  private static int hexDigit(char c) {
+  static int hexDigit(char c) {
     if (c >= '0' && c <= '9') {
       return c - '0';
     }

@@ -126,8 +126,11 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] values = new Object[key.size()];
     for (int i = 0; i < types.length; i++) {
-      types[i] = columns.get(key.get(i)).type();
-      values[i] = keyValue(row, key.get(i));
+      // A typed local, never columns.get(key.get(i)): in a bundle that hands the map every class any list holds,
+      // and links every record's equals and hashCode (docs/client.md, "The equals cycle and other cuts").
+      String column = key.get(i);
+      types[i] = columns.get(column).type();
+      values[i] = keyValue(row, column);
     }
     return RecordKeys.of(types, values);
   }
@@ -150,7 +153,8 @@ public final class EntityRef {
     ColumnType[] types = new ColumnType[key.size()];
     Object[] coerced = new Object[key.size()];
     for (int i = 0; i < values.length; i++) {
-      Column c = columns.get(key.get(i));
+      String column = key.get(i); // a typed local: see keyOf
+      Column c = columns.get(column);
       String path = name + "." + c.name();
       Object v = values[i];
       if (v == null) {

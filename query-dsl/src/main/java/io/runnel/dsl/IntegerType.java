@@ -41,7 +41,7 @@ final class IntegerType implements ColumnType {
       throw new ValueInvalidException(name, pgText, "is not an integer");
     }
     try {
-      return box(Long.parseLong(t), pgText);
+      return box(Digits.parseLong(t), pgText);
     } catch (NumberFormatException e) {
       throw new ValueInvalidException(name, pgText, "is out of range for " + name);
     }
@@ -77,7 +77,7 @@ final class IntegerType implements ColumnType {
     }
     if (wide() && json instanceof JsonString s && Digits.isLongText(s.value())) {
       try {
-        return Long.parseLong(s.value());
+        return Digits.parseLong(s.value());
       } catch (NumberFormatException e) {
         throw outOfRange(path);
       }

@@ -54,7 +54,8 @@ public final class Select {
    */
   public Select where(Filter filter) {
     Filter bound = bind(Objects.requireNonNull(filter, "filter"));
-    Filter combined = this.filter == null ? bound : new Filter.And(List.of(this.filter, bound));
+    // List.of over an array, not List.of(a, b): in a bundle the two-element list is a class of its own.
+    Filter combined = this.filter == null ? bound : new Filter.And(List.of(new Filter[] {this.filter, bound}));
     return new Select(entity, combined, orders, limit);
   }
 

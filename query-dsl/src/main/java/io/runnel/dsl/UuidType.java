@@ -36,11 +36,11 @@ final class UuidType implements ColumnType {
       if (c == '-' && i > 0 && hex.length() % 4 == 0 && i + 1 < t.length() && t.charAt(i - 1) != '-') {
         continue;
       }
-      int d = Character.digit(c, 16);
-      if (d < 0 || c > 'f') {
+      int d = Bytes.hexDigit(c);
+      if (d < 0) {
         throw new ValueInvalidException("uuid", text, "is not a uuid (32 hex digits, optionally hyphenated)");
       }
-      hex.append(Character.forDigit(d, 16));
+      hex.append(d < 10 ? c : (char) ('a' + d - 10));
     }
     if (hex.length() != 32) {
       throw new ValueInvalidException("uuid", text, "is not a uuid (32 hex digits, optionally hyphenated)");

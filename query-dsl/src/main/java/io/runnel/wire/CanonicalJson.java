@@ -27,9 +27,25 @@ public final class CanonicalJson {
   }
 
   static List<Map.Entry<String, JsonValue>> sortedMembers(JsonObject o) {
-    List<Map.Entry<String, JsonValue>> entries = new ArrayList<>(o.members().entrySet());
-    // String.compareTo compares UTF-16 code units, which is exactly the order RFC 8785 asks for.
-    entries.sort(Map.Entry.comparingByKey());
+    // String.compareTo compares UTF-16 code units, which is exactly the order RFC 8785 asks for. Each member is
+    // inserted where a binary search puts it, not List.sort with Map.Entry.comparingByKey: in a browser bundle
+    // those link a merge sort and the compareTo of every Comparable class (names are unique, so the order is the
+    // same).
+    List<Map.Entry<String, JsonValue>> entries = new ArrayList<>(o.size());
+    for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+      String name = e.getKey();
+      int low = 0;
+      int high = entries.size();
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (entries.get(mid).getKey().compareTo(name) < 0) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      entries.add(low, e);
+    }
     return entries;
   }
 }

@@ -125,6 +125,34 @@ public final class Digits {
   }
 
   /**
+   * The {@code long} that {@code s}, matching {@code [+-]?[0-9]+}, denotes: {@link Long#parseLong(String)} over ASCII
+   * digits, without {@code Character.digit} and its Unicode digit tables (a few KB in a bundle).
+   *
+   * @throws NumberFormatException {@code For input string: "<s>"} when {@code s} does not match or is out of range
+   */
+  public static long parseLong(String s) {
+    int n = s.length();
+    int start = sign(s, 0);
+    if (start == n || digits(s, start) != n) {
+      throw new NumberFormatException("For input string: \"" + s + "\"");
+    }
+    boolean negative = s.charAt(0) == '-';
+    // Accumulated negatively, so Long.MIN_VALUE fits.
+    long value = 0;
+    for (int i = start; i < n; i++) {
+      int d = s.charAt(i) - '0';
+      if (value < (Long.MIN_VALUE + d) / 10) {
+        throw new NumberFormatException("For input string: \"" + s + "\"");
+      }
+      value = value * 10 - d;
+    }
+    if (!negative && value == Long.MIN_VALUE) {
+      throw new NumberFormatException("For input string: \"" + s + "\"");
+    }
+    return negative ? value : -value;
+  }
+
+  /**
    * The exponent whose sign or first digit is at {@code i}, as BigDecimal reads it: past ten significant digits it
    * is refused, which is reported as a value beyond an int.
    */

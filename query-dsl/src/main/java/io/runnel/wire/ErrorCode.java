@@ -79,6 +79,11 @@ public enum ErrorCode {
   X_OFFLINE_QUEUE_ABANDONED(410),
   /** The bus is down or refused a publish; publishes fail at once. */
   X_TRANSPORT_UNAVAILABLE(503),
+  /**
+   * The record publisher refused a batch before sending any of it: an entity it does not publish, a row without its
+   * whole key, a column its entity lacks, or a value that does not fit its column.
+   */
+  X_PUBLISH_REFUSED(500),
   /** Logical replication cannot run: {@code wal_level}, the publication, the slot or the stream itself. */
   X_REPLICATION_FAILED(503),
   /** A published table's replica identity hides old rows (NOTHING, or DEFAULT without a primary key): a warning. */

@@ -96,7 +96,7 @@ final class Scalars {
             "Send the integer as a string of digits, for example \"9007199254740993\".");
       }
       try {
-        return Long.parseLong(t);
+        return Digits.parseLong(t);
       } catch (NumberFormatException e) {
         throw new InputInvalidException(path, "is out of range for a 64-bit integer",
             "Send an integer from -9223372036854775808 to 9223372036854775807.");

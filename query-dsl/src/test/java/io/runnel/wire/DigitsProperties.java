@@ -14,8 +14,9 @@ import net.jqwik.api.constraints.NumericChars;
 import net.jqwik.api.constraints.StringLength;
 
 /**
- * The hand-written grammar checks accept exactly what the regular expressions they replace accept, and the
- * hand-written {@code longValueExact} answers (and fails) as BigDecimal's does.
+ * The hand-written grammar checks accept exactly what the regular expressions they replace accept, the
+ * hand-written {@code longValueExact} answers (and fails) as BigDecimal's does, and {@code parseLong} as
+ * {@code Long.parseLong} does over ASCII digits.
  */
 class DigitsProperties {
 
@@ -50,6 +51,28 @@ class DigitsProperties {
     }
   }
 
+  @Property(tries = 5000)
+  void parseLongIsLongsOverAsciiDigits(@ForAll("longTexts") String s) {
+    assertEquals(viaLong(s), viaParseLong(s), s);
+  }
+
+  @Example
+  void parseLongAgreesAtTheEdges() {
+    for (String s : new String[] {"0", "-0", "+0", "+7", "007", "-007", "9223372036854775807", "-9223372036854775808",
+        "9223372036854775808", "-9223372036854775809", "+9223372036854775807", "92233720368547758070",
+        "-92233720368547758080", "99999999999999999999", "", "-", "+", "--1", "+-1", "1-", " 1", "1 ", "1x", "0x1F"}) {
+      assertEquals(viaLong(s), viaParseLong(s), s);
+    }
+  }
+
+  @Provide
+  Arbitrary<String> longTexts() {
+    Arbitrary<String> digits = Arbitraries.strings().numeric().ofMinLength(0).ofMaxLength(21);
+    Arbitrary<String> near = Arbitraries.longs().map(v -> Long.toString(v));
+    return Arbitraries.oneOf(Combinators.combine(Arbitraries.of("", "-", "+", "x", "--"), digits).as((a, b) -> a + b),
+        near, near.map(t -> t + "0"), Arbitraries.strings().withChars("+-0123456789 x").ofMaxLength(22));
+  }
+
   @Provide
   Arbitrary<String> jsonNumbers() {
     Arbitrary<String> integer = Arbitraries.oneOf(Arbitraries.just("0"),
@@ -68,6 +91,22 @@ class DigitsProperties {
       return Long.toString(new JsonNumber(s).longValueExact());
     } catch (ArithmeticException e) {
       return "ArithmeticException: " + e.getMessage();
+    }
+  }
+
+  private static String viaLong(String s) {
+    try {
+      return Long.toString(Long.parseLong(s));
+    } catch (NumberFormatException e) {
+      return "NumberFormatException: " + e.getMessage();
+    }
+  }
+
+  private static String viaParseLong(String s) {
+    try {
+      return Long.toString(Digits.parseLong(s));
+    } catch (NumberFormatException e) {
+      return "NumberFormatException: " + e.getMessage();
     }
   }
 

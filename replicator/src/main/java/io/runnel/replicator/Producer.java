@@ -21,6 +21,11 @@ final class Producer {
     this.id = id;
   }
 
+  /** A producer of its own, with a new random id and its own count (the record publisher's). */
+  static Producer create() {
+    return new Producer(newId());
+  }
+
   private static String newId() {
     byte[] b = new byte[8];
     new SecureRandom().nextBytes(b);

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
@@ -19,7 +20,7 @@ final class NodeMetrics {
   final Counter bytesSent;
   final Counter framesDropped;
 
-  NodeMetrics(LiveQueryRegistry live) {
+  NodeMetrics(LiveQueryRegistry live, ChannelHub channels) {
     Gauge.builder("runnel_sockets", sockets, AtomicLong::get).description("Open sockets").register(registry);
     Gauge.builder("runnel_subscriptions", subscriptions, AtomicLong::get).description("Live subscriptions")
         .register(registry);
@@ -35,6 +36,14 @@ final class NodeMetrics {
         .description("Resumes by path").register(registry);
     FunctionCounter.builder("runnel_resumes", live, l -> l.stats().resumesSnapshot()).tag("path", "snapshot")
         .description("Resumes by path").register(registry);
+    Gauge.builder("runnel_channel_topics", channels, c -> c.stats().topics())
+        .description("Distinct channel topics the node holds").register(registry);
+    FunctionCounter.builder("runnel_channel_events", channels, c -> c.stats().events())
+        .description("Channel events accepted for broadcast").register(registry);
+    // One series, no topic label: a topic is client-chosen, so a label per topic would be series a client can mint.
+    FunctionCounter.builder("runnel_channel_frames_dropped", channels, c -> c.stats().framesDropped())
+        .description("Channel frames (events, rosters, diffs) dropped because a member's queue was full")
+        .register(registry);
   }
 
   private void counter(LiveQueryRegistry live, String name, String description, ToDoubleFunction<LiveQueryRegistry> f) {

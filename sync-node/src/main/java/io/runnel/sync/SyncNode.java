@@ -12,6 +12,10 @@ import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Tickets;
+import io.runnel.sync.channel.ChannelBus;
+import io.runnel.sync.channel.ChannelHub;
+import io.runnel.sync.channel.ChannelLimits;
+import io.runnel.sync.channel.Ticker;
 import io.runnel.sync.http.HttpApi;
 import io.runnel.sync.http.Origins;
 import io.runnel.sync.live.LiveQueryRegistry;
@@ -34,7 +38,7 @@ import javax.sql.DataSource;
 /**
  * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
  * {@code /v1/sync}, {@code POST /v1/mutate/{mutator}}, {@code GET /v1/query/{query}}, {@code POST /v1/tickets},
- * {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text); then the app's own routes, if any
+ * {@code POST /v1/channels/{topic}/events}, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text); then the app's own routes, if any
  * ({@link Builder#routing}), such as the pages that import its bundle.
  *
  * <pre>{@code
@@ -47,8 +51,9 @@ import javax.sql.DataSource;
 public final class SyncNode implements AutoCloseable {
 
   /** What each socket needs of its node. */
-  record Services(LiveQueryRegistry live, Authenticator authenticator, Tickets tickets, Clock clock,
-      SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins, SyncNode node) {
+  record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
+      Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
+      SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -64,6 +69,7 @@ public final class SyncNode implements AutoCloseable {
 
   private final Set<SyncSocket> sockets = ConcurrentHashMap.newKeySet();
   private final LiveQueryRegistry live;
+  private final ChannelHub channels;
   private final Services services;
   private final HttpApi http;
   private final String host;
@@ -82,10 +88,12 @@ public final class SyncNode implements AutoCloseable {
     this.live = LiveQueryRegistry.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock).build();
+    this.channels = ChannelHub.builder().declarations(b.declarations).nodeId(b.nodeId).clock(b.clock)
+        .heartbeat(b.heartbeat).limits(b.channelLimits).bus(b.channelBus).ticker(b.channelTicker).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
-    this.services = new Services(live, Objects.requireNonNull(b.authenticator, "authenticator"), tickets, b.clock,
-        b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live), b.origins, this);
-    this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live)
+    this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
+        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins, this);
+    this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
         .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
         .build();
@@ -119,6 +127,7 @@ public final class SyncNode implements AutoCloseable {
           "Grant the node's database role CREATE on the database, or create the table with the DDL in docs/writes.md.");
     }
     live.start();
+    channels.start();
     WebServer s = WebServer.builder()
         .host(host)
         .port(requestedPort)
@@ -219,6 +228,11 @@ public final class SyncNode implements AutoCloseable {
     return (long) services.metrics().framesDropped.count();
   }
 
+  /** The channel hub, for metrics and tests. */
+  public ChannelHub channels() {
+    return channels;
+  }
+
   /** The live-window engine, for metrics and tests. */
   public LiveQueryRegistry live() {
     return live;
@@ -260,6 +274,7 @@ public final class SyncNode implements AutoCloseable {
     if (s != null) {
       s.stop();
     }
+    channels.close();
     live.close();
   }
 
@@ -286,6 +301,9 @@ public final class SyncNode implements AutoCloseable {
     private Origins origins = Origins.sameOriginOnly();
     private Duration idempotencyRetention = Duration.ofHours(24);
     private Duration mutationTimeout = Duration.ofSeconds(30);
+    private ChannelLimits channelLimits = ChannelLimits.DEFAULTS;
+    private ChannelBus channelBus = ChannelBus.local();
+    private Ticker channelTicker = Ticker.daemon("channel-ticker");
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
 
     private Builder() {}
@@ -329,6 +347,27 @@ public final class SyncNode implements AutoCloseable {
     /** How long answers are kept under their idempotency keys (default 24 h, at least 1 minute). */
     public Builder idempotencyRetention(Duration retention) {
       this.idempotencyRetention = Objects.requireNonNull(retention, "retention");
+      return this;
+    }
+
+    /** The channel caps and event rates (default {@link ChannelLimits#DEFAULTS}: 64 topics a socket, 10,000 a node). */
+    public Builder channelLimits(ChannelLimits limits) {
+      this.channelLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The bus that carries channel events and presence to the other nodes (default {@link ChannelBus#local()}: the
+     * node runs alone). The node does not close it.
+     */
+    public Builder channelBus(ChannelBus bus) {
+      this.channelBus = Objects.requireNonNull(bus, "bus");
+      return this;
+    }
+
+    /** What drives the channels' timed work, presence diffs and heartbeat timeouts (default a daemon thread). */
+    public Builder channelTicker(Ticker ticker) {
+      this.channelTicker = Objects.requireNonNull(ticker, "ticker");
       return this;
     }
 

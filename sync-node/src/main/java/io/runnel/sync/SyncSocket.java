@@ -12,6 +12,8 @@ import io.runnel.replicator.Lsn;
 import io.runnel.sync.auth.AuthRefusedException;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
+import io.runnel.sync.channel.ChannelException;
+import io.runnel.sync.channel.ChannelMember;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.LiveSubscriber;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,8 +47,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A frame the node cannot read is refused and the socket stays up. A frame dropped over the outbound bound marks
  * its subscription desynced; once the queue drains, the subscription is re-snapshotted. After
  * {@link SocketLimits#dropsBeforeClose()} drops the socket is closed with 1013.
+ *
+ * <p>{@code join} and {@code leave} go to the node's {@link io.runnel.sync.channel.ChannelHub}; a refused join is
+ * answered with {@code refuse} naming its topic. A socket that closes leaves all its topics at once.
  */
-final class SyncSocket implements WsListener, LiveSubscriber {
+final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
 
@@ -53,9 +59,12 @@ final class SyncSocket implements WsListener, LiveSubscriber {
   private record Asked(String query, JsonObject input, LiveSubscription subscription) {}
 
   private final SyncNode.Services node;
+  private final String id = UUID.randomUUID().toString();
   private final Map<String, Asked> subscriptions = new ConcurrentHashMap<>();
   private final Set<String> desynced = ConcurrentHashMap.newKeySet();
   private final AtomicInteger drops = new AtomicInteger();
+  /** Set when a frame was dropped, so the next drain asks the channel hub for the rosters it lost. */
+  private final java.util.concurrent.atomic.AtomicBoolean lostFrames = new java.util.concurrent.atomic.AtomicBoolean();
   private final StringBuilder fragments = new StringBuilder();
   private volatile @Nullable Grant grant;
   private volatile @Nullable WsSession session;
@@ -199,16 +208,16 @@ final class SyncSocket implements WsListener, LiveSubscriber {
           node.metrics().subscriptions.decrementAndGet();
         }
       }
-      case InboundFrame.Join j -> refuseTopic(j.topic());
-      case InboundFrame.Leave l -> refuseTopic(l.topic());
+      case InboundFrame.Join j -> {
+        try {
+          node.channels().join(this, j.topic(), j.presence());
+        } catch (ChannelException e) {
+          node.metrics().refused(e.code().name());
+          send(OutboundFrame.Refuse.of(e, null, j.topic()));
+        }
+      }
+      case InboundFrame.Leave l -> node.channels().leave(this, l.topic());
     }
-  }
-
-  private void refuseTopic(String topic) {
-    NodeException e = new NodeException(ErrorCode.X_TOPIC_FORBIDDEN, "No channel declares topic '" + topic + "'.",
-        "Join a topic of a declared channel.");
-    node.metrics().refused(e.code().name());
-    send(OutboundFrame.Refuse.of(e, null, topic));
   }
 
   private void subscribe(InboundFrame.Sub sub, Actor actor) {
@@ -233,16 +242,37 @@ final class SyncSocket implements WsListener, LiveSubscriber {
 
   /** Queues a frame; false when it was dropped over the bound. */
   private boolean send(OutboundFrame frame) {
+    return send(FrameCodec.encode(frame));
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public boolean open() {
+    return !closed;
+  }
+
+  @Override
+  public Actor actor() {
+    return grant.actor();
+  }
+
+  /** Queues one frame's text; false when it was dropped over the bound (or the socket is closed). */
+  @Override
+  public boolean send(String text) {
     io.runnel.sync.socket.OutboundQueue q = queue;
     if (q == null || closed) {
       return false;
     }
-    String text = FrameCodec.encode(frame);
     if (q.offer(text)) {
       node.metrics().framesSent.increment();
       node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
       return true;
     }
+    lostFrames.set(true);
     dropped();
     return false;
   }
@@ -286,8 +316,14 @@ final class SyncSocket implements WsListener, LiveSubscriber {
     refuse(error, sid);
   }
 
-  /** After the queue drains: each desynced subscription is subscribed again, which answers a fresh snapshot. */
+  /**
+   * After the queue drains: each desynced subscription is subscribed again, which answers a fresh snapshot, and each
+   * topic whose presence frames were dropped sends its roster again.
+   */
   private void resync() {
+    if (lostFrames.getAndSet(false)) {
+      node.channels().drained(this);
+    }
     for (String sid : Set.copyOf(desynced)) {
       Asked a = subscriptions.get(sid);
       if (a == null) {
@@ -392,6 +428,7 @@ final class SyncSocket implements WsListener, LiveSubscriber {
       node.metrics().subscriptions.decrementAndGet();
     }
     subscriptions.clear();
+    node.channels().closed(this);
     io.runnel.sync.socket.OutboundQueue q = queue;
     if (q != null) {
       q.close();

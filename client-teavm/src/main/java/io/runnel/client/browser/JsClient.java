@@ -8,6 +8,7 @@ import io.runnel.client.outbox.Subscription;
 import io.runnel.client.port.JsonPort;
 import io.runnel.wire.Nullable;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSExport;
 import org.teavm.jso.JSFunctor;
@@ -59,7 +60,7 @@ public final class JsClient {
   /** Subscribes to live query {@code name}; {@code onView} hears {@code {status, error?, records}}. */
   @JSExport
   public Handle query(String name, JSObject input, Callback onView) {
-    Runnable release = page.query(name, stringify(input), text -> onView.call(parse(text)));
+    Runnable release = page.query(name, stringify(input), new Relay(onView));
     return new Handle(release::run);
   }
 
@@ -70,7 +71,7 @@ public final class JsClient {
    */
   @JSExport
   public Handle record(String type, String key, Callback onRecord) {
-    return new Handle(page.record(type, key, text -> onRecord.call(parse(text))));
+    return new Handle(page.record(type, key, new Relay(onRecord)));
   }
 
   /**
@@ -80,28 +81,25 @@ public final class JsClient {
   @JSExport
   public JSObject mutate(String name, JSObject input) {
     String text = stringify(input);
-    return promise(resolve -> page.mutate(name, text, outcome -> resolve.call(parse(outcome))));
+    return promise(resolve -> page.mutate(name, text, new Relay(resolve)));
   }
 
   /** {@code onState} hears {@code {state, epoch, reconnectAt?}} now and at every change. */
   @JSExport
   public Handle connection(Callback onState) {
-    Subscription s = page.connection(text -> onState.call(parse(text)));
-    return new Handle(s::cancel);
+    return new Handle(page.connection(new Relay(onState)));
   }
 
   /** {@code onOutbox} hears {@code {pending, failed}} now and at every change. */
   @JSExport
   public Handle outbox(Callback onOutbox) {
-    Subscription s = page.outbox(text -> onOutbox.call(parse(text)));
-    return new Handle(s::cancel);
+    return new Handle(page.outbox(new Relay(onOutbox)));
   }
 
   /** {@code onError} hears {@code {code, cause, fix}} for each error not tied to a call. */
   @JSExport
   public Handle errors(Callback onError) {
-    Subscription s = page.errors(text -> onError.call(parse(text)));
-    return new Handle(s::cancel);
+    return new Handle(page.errors(new Relay(onError)));
   }
 
   /** Forgets failed write {@code writeId}. */
@@ -128,6 +126,23 @@ public final class JsClient {
     @JSExport
     public void release() {
       end.cancel();
+    }
+  }
+
+  /**
+   * Hands each JSON text to a page's listener as the value {@code JSON.parse} makes of it: one class for every
+   * listener (a lambda per call site would be one class each in the bundle).
+   */
+  private static final class Relay implements Consumer<String> {
+    private final Callback listener;
+
+    Relay(Callback listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void accept(String text) {
+      listener.call(parse(text));
     }
   }
 

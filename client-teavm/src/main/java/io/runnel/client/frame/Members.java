@@ -1,5 +1,6 @@
 package io.runnel.client.frame;
 
+import io.runnel.wire.Digits;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonNull;
@@ -112,6 +113,6 @@ final class Members {
     if (!(v instanceof JsonNumber n) || !n.isPlainInteger() || n.text().length() > 18) {
       throw new FrameInvalidException(path + " must be an integer of at most 18 digits, not " + v);
     }
-    return Long.parseLong(n.text());
+    return Digits.parseLong(n.text());
   }
 }

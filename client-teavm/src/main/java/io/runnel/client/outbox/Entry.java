@@ -1,6 +1,7 @@
 package io.runnel.client.outbox;
 
 import io.runnel.client.port.JsonPort;
+import io.runnel.wire.Digits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
@@ -104,8 +105,8 @@ final class Entry {
     if (input == null) {
       throw new IllegalArgumentException("An outbox entry without input");
     }
-    return new Entry(Long.parseLong(text(o, "seq")), text(o, "key"), text(o, "mutator"), input,
-        Long.parseLong(text(o, "createdAt")));
+    return new Entry(Digits.parseLong(text(o, "seq")), text(o, "key"), text(o, "mutator"), input,
+        Digits.parseLong(text(o, "createdAt")));
   }
 
   /** Whether {@code a} goes before {@code b} in a queue: by seq, then by write id. */

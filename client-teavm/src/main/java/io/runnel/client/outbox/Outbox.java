@@ -276,10 +276,22 @@ public final class Outbox {
   public void dismiss(String writeId) {
     Objects.requireNonNull(writeId, "writeId");
     PrincipalQueue q = active;
-    boolean removed = q != null && q.failed.removeIf(f -> f.writeId().equals(writeId));
-    if (provisional.failed.removeIf(f -> f.writeId().equals(writeId)) || removed) {
+    boolean removed = q != null && forget(q.failed, writeId);
+    if (forget(provisional.failed, writeId) || removed) {
       publish();
     }
+  }
+
+  /** Removes write {@code writeId} from {@code failed}: a loop, not removeIf, whose predicates are classes too. */
+  private static boolean forget(List<OutboxState.FailedWrite> failed, String writeId) {
+    boolean removed = false;
+    for (int i = failed.size() - 1; i >= 0; i--) {
+      if (failed.get(i).writeId().equals(writeId)) {
+        failed.remove(i);
+        removed = true;
+      }
+    }
+    return removed;
   }
 
   /** The current principal's outbox now, followed by the provisional queue's calls not yet handed to anyone. */

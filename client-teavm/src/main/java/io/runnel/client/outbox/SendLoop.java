@@ -194,6 +194,9 @@ final class SendLoop {
         next(q);
         return;
       }
+      if (q == host.active()) {
+        writes.sending(e.writeId);
+      }
       http.send(request(e, token), outcome -> answered(q, e, p, refreshed, outcome));
     });
   }

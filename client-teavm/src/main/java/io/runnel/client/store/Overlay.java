@@ -39,6 +39,11 @@ final class Overlay {
     @Nullable String lsn;
     @Nullable Map<String, Row> pinned;
     @Nullable Map<String, Change> last;
+    /**
+     * Once sent: the truth of each record it touched, as it stood at the first attempt (null for one truth lacked
+     * then, so the echo of a record it adds is not read as someone else's).
+     */
+    @Nullable Map<String, @Nullable Row> held;
     /** Once settled by its digest: each touched record's truth LSN (or null) at that moment. */
     @Nullable Map<String, @Nullable String> since;
 

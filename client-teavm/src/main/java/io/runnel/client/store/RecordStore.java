@@ -9,11 +9,12 @@ import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,6 +38,11 @@ import java.util.function.Consumer;
  * truth's LSN for it moved on from the moment the write settled, or reached the answer's LSN, else the twin's last
  * row; a delete stays a delete) until a {@code hello} LSN reaches its answer's,
  * and a list whose own echo is still on its way neither loses an inserted record nor shows a deleted one.
+ *
+ * <p>A write the outbox has sent ({@link #sending}) may show in truth before the store can tell (its echo can beat
+ * its answer, and a snapshot names no writes), so until it settles or is dropped the overlay replays over the truth
+ * its records had when it was first sent, moved on only by the echoes of writes that settle: no twin counts its own
+ * echo again (no 1, 2, 3, 2), and someone else's change to those records shows with the write's echo.
  */
 public final class RecordStore implements OptimisticWrites {
 
@@ -51,8 +57,7 @@ public final class RecordStore implements OptimisticWrites {
   private final Overlay overlay = new Overlay();
   private final List<Overlay.Pending<?>> lingering = new ArrayList<>();
   private Map<String, Overlay.Change> overlayView = Map.of();
-  private final Set<String> recentDigests = new HashSet<>();
-  private final ArrayDeque<String> digestOrder = new ArrayDeque<>();
+  private final Set<String> recentDigests = new LinkedHashSet<>();
   private final List<Runnable> listeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
   private @Nullable String helloLsn;
@@ -228,11 +233,10 @@ public final class RecordStore implements OptimisticWrites {
   /** A frame named the write digests {@code digests}: remembers them and settles the answered writes they name. */
   public void noteWrites(List<String> digests) {
     for (String d : digests) {
-      if (recentDigests.add(d)) {
-        digestOrder.addLast(d);
-        if (digestOrder.size() > RECENT_DIGESTS) {
-          recentDigests.remove(digestOrder.removeFirst());
-        }
+      if (recentDigests.add(d) && recentDigests.size() > RECENT_DIGESTS) {
+        Iterator<String> oldest = recentDigests.iterator();
+        oldest.next();
+        oldest.remove();
       }
     }
     settle();
@@ -241,8 +245,13 @@ public final class RecordStore implements OptimisticWrites {
   /** A {@code hello} answer's {@code lsn}: every answered write at or below it settles. */
   public void helloLsn(String lsn) {
     helloLsn = Lsns.require(lsn, "lsn");
-    if (lingering.removeIf(p -> p.lsn != null && Lsns.reached(lsn, p.lsn))) {
-      dirty = true;
+    // A loop, not removeIf: each predicate is one more class in a bundle.
+    for (int i = lingering.size() - 1; i >= 0; i--) {
+      Overlay.Pending<?> p = lingering.get(i);
+      if (p.lsn != null && Lsns.reached(lsn, p.lsn)) {
+        lingering.remove(i);
+        dirty = true;
+      }
     }
     settle();
     changed();
@@ -268,7 +277,6 @@ public final class RecordStore implements OptimisticWrites {
     overlay.pending().clear();
     lingering.clear();
     recentDigests.clear();
-    digestOrder.clear();
     helloLsn = null;
     dirty = true;
     changed();
@@ -287,6 +295,20 @@ public final class RecordStore implements OptimisticWrites {
     if (mutator.local() != null) {
       dirty = true;
       changed();
+    }
+  }
+
+  @Override
+  public void sending(String writeId) {
+    Overlay.Pending<?> p = overlay.find(writeId);
+    Map<String, Overlay.Change> last = p == null ? null : p.last;
+    if (last != null && p.held == null) {
+      Map<String, @Nullable Row> held = new HashMap<>();
+      for (String id : last.keySet()) {
+        Synced s = truth.get(id);
+        held.put(id, s == null ? null : s.row());
+      }
+      p.held = held;
     }
   }
 
@@ -320,6 +342,9 @@ public final class RecordStore implements OptimisticWrites {
       if (byHello || recentDigests.contains(p.digest)) {
         overlay.pending().remove(p);
         Map<String, Overlay.Change> last = p.last;
+        if (last != null) {
+          trustEcho(last.keySet());
+        }
         if (!byHello && last != null) {
           Map<String, @Nullable String> since = new HashMap<>();
           for (String id : last.keySet()) {
@@ -338,6 +363,24 @@ public final class RecordStore implements OptimisticWrites {
     }
   }
 
+  /**
+   * A write that touched records {@code ids} settled, so truth's rows for them hold its echo: the writes still sent
+   * and unsettled replay over those rows from now on (the settled write's effect is no longer theirs to add).
+   */
+  private void trustEcho(Set<String> ids) {
+    for (Overlay.Pending<?> q : overlay.pending()) {
+      Map<String, @Nullable Row> held = q.held;
+      if (held != null) {
+        for (String id : ids) {
+          if (held.containsKey(id)) {
+            Synced s = truth.get(id);
+            held.put(id, s == null ? null : s.row());
+          }
+        }
+      }
+    }
+  }
+
   /** Publishes now unless a batch is open. */
   private void changed() {
     if (depth == 0 && dirty) {
@@ -349,6 +392,12 @@ public final class RecordStore implements OptimisticWrites {
     dirty = false;
     Map<String, Overlay.Change> view = overlay.pending().isEmpty() ? new LinkedHashMap<>() : overlay.replay(actor,
         id -> {
+          for (Overlay.Pending<?> p : overlay.pending()) {
+            Map<String, @Nullable Row> held = p.held;
+            if (held != null && held.containsKey(id)) {
+              return held.get(id);
+            }
+          }
           Synced s = truth.get(id);
           return s == null ? null : s.row();
         },

@@ -14,6 +14,12 @@ final class Fakes {
   /** Records what the outbox asks of the record store, one line per call. */
   static final class RecordingWrites implements OptimisticWrites {
     final List<String> log = new ArrayList<>();
+    final List<String> sent = new ArrayList<>();
+
+    @Override
+    public void sending(String writeId) {
+      sent.add(writeId);
+    }
 
     @Override
     public <I> void apply(String writeId, MutatorRef<I> mutator, I input) {

@@ -35,6 +35,7 @@ class OutboxCallTest {
         () -> assertEquals(key(1), call.writeId(), "the write id is the key <mutator>:<uuid>"),
         () -> assertEquals(List.of("apply " + key(1) + " {\"postId\":\"p1\"}"), page.writes.log,
             "the twin ran into the overlay"),
+        () -> assertEquals(List.of(key(1)), page.writes.sent, "the overlay was told it is sent"),
         () -> assertEquals("POST", sent.request.method(), "method"),
         () -> assertEquals("https://app.example/v1/mutate/likePost", sent.request.url(), "url"),
         () -> assertEquals(Map.of("Idempotency-Key", key(1), "Content-Type", "application/json",

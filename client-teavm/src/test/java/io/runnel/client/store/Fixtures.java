@@ -18,6 +18,18 @@ final class Fixtures {
   static final MutatorRef<String> LIKE = MutatorRef.of("likePost", JsonCodec.text())
       .local((tx, id) -> tx.update(POSTS, id, p -> p.plus("likes", 1)));
 
+  /**
+   * Likes post {@code id} the convergent way the board does: adds the marker record {@code id-mine} unless the page
+   * holds it, and counts only when it adds it.
+   */
+  static final MutatorRef<String> LIKE_ONCE = MutatorRef.of("likeOnce", JsonCodec.text())
+      .local((tx, id) -> {
+        if (tx.get(POSTS, id + "-mine") == null) {
+          tx.insert(POSTS, post(id + "-mine", "mine", 0));
+          tx.update(POSTS, id, p -> p.plus("likes", 1));
+        }
+      });
+
   /** Sets a title, as {@code id=title}: convergent. */
   static final MutatorRef<String> RENAME = MutatorRef.of("renamePost", JsonCodec.text())
       .local((tx, in) -> tx.update(POSTS, in.substring(0, in.indexOf('=')),

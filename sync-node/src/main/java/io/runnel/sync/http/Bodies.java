@@ -43,6 +43,24 @@ final class Bodies {
     return input;
   }
 
+  /** An event body: the event's name and its payload ({@code null} when the body has none). */
+  record Event(String event, JsonValue payload) {}
+
+  /** The {@code event} and {@code payload} members of an event body. */
+  static Event eventOf(String body) {
+    JsonValue json = parse(body, "The body");
+    String fix = "Send { \"event\": \"<a declared event>\", \"payload\": <any JSON> }.";
+    if (!(json instanceof JsonObject o)) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not a JSON object.", fix);
+    }
+    if (!(o.get("event") instanceof io.runnel.wire.JsonString name) || name.value().isEmpty()) {
+      throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body's member 'event' is missing or not a "
+          + "non-empty string.", fix);
+    }
+    JsonValue payload = o.get("payload");
+    return new Event(name.value(), payload == null ? io.runnel.wire.JsonNull.NULL : payload);
+  }
+
   static JsonValue parse(String text, String what) {
     try {
       return Json.parse(text);

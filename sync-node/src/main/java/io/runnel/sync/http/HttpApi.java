@@ -16,6 +16,8 @@ import io.runnel.dsl.server.Mutator;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.Tickets;
+import io.runnel.sync.channel.ChannelException;
+import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.QueryRead;
@@ -43,7 +45,8 @@ import javax.sql.DataSource;
 
 /**
  * The node's HTTP routes besides the socket ({@code PROTOCOL.md}, "HTTP surface"): {@code POST /v1/mutate/{mutator}},
- * {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets}, CORS preflights for configured origins, and the
+ * {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets}, {@code POST /v1/channels/{topic}/events} (when
+ * a channel hub is given), CORS preflights for configured origins, and the
  * idempotency store's upkeep.
  *
  * <pre>{@code
@@ -77,6 +80,7 @@ public final class HttpApi {
   private final Duration retention;
   private final JsonLimits inputLimits;
   private final MeterRegistry meters;
+  private final @Nullable ChannelHub channels;
 
   private HttpApi(Builder b) {
     this.declarations = Objects.requireNonNull(b.declarations, "declarations");
@@ -89,6 +93,7 @@ public final class HttpApi {
     this.retention = b.retention;
     this.inputLimits = b.inputLimits;
     this.meters = b.meters;
+    this.channels = b.channels;
     this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts,
         b.statementTimeout);
   }
@@ -139,6 +144,33 @@ public final class HttpApi {
         .post("/v1/mutate/{mutator}", this::mutate)
         .get("/v1/query/{query}", this::query)
         .post("/v1/tickets", this::ticket);
+    if (channels != null) {
+      routing.post("/v1/channels/{topic}/events", this::event);
+    }
+  }
+
+  /**
+   * {@code POST /v1/channels/{topic}/events}: {@code { "event", "payload" }} broadcast to the topic's members, at
+   * most once; {@code 202 { "delivered": n }}, n counting this node's member sockets that took the frame. The
+   * topic is one path segment, percent-encoded as a segment (its own {@code %} is {@code %25}).
+   */
+  private void event(ServerRequest req, ServerResponse res) {
+    try {
+      Actor actor = identity.of(req, true).actor();
+      String topic = req.path().pathParameters().get("topic");
+      Bodies.Event event = Bodies.eventOf(Bodies.read(req));
+      int delivered;
+      try {
+        delivered = channels.publish(actor, req.remotePeer().host(), topic, event.event(), event.payload());
+      } catch (ChannelException e) {
+        throw new HttpRefusal(HttpRefusal.statusOf(e.code()), e.retryAfterSeconds(), e.code(), e.cause(), e.fix());
+      }
+      Responses.json(res, 202, JsonObject.builder().put("delivered", delivered).build().toString());
+    } catch (HttpRefusal r) {
+      refuse(res, r);
+    } catch (RuntimeException | Error e) {
+      failed(res, e, "POST /v1/channels/{topic}/events");
+    }
   }
 
   /** {@code POST /v1/mutate/{mutator}}. */
@@ -255,8 +287,15 @@ public final class HttpApi {
     private Duration statementTimeout = Duration.ofSeconds(30);
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
     private MeterRegistry meters = new SimpleMeterRegistry();
+    private @Nullable ChannelHub channels;
 
     private Builder() {}
+
+    /** The node's channels, which serve {@code POST /v1/channels/{topic}/events} (default none: no such route). */
+    public Builder channels(ChannelHub channels) {
+      this.channels = Objects.requireNonNull(channels, "channels");
+      return this;
+    }
 
     /**
      * Where the routes' meters go (default a registry of their own): {@code runnel_mutations{mutator, outcome}}

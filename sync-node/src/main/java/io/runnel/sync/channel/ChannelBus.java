@@ -1,0 +1,45 @@
+package io.runnel.sync.channel;
+
+import io.runnel.bus.Subjects;
+import java.util.function.Consumer;
+
+/**
+ * The seam between a node's {@link ChannelHub} and the other nodes: the hub delivers to its own sockets itself,
+ * publishes each event and presence change here for the others, and listens here, per topic it holds, for theirs.
+ * {@link #local()} is the bus of a node that runs alone. A bus across nodes carries a topic's messages on
+ * {@link #subject(String)}, in publish order per topic; delivery is at most once.
+ */
+public interface ChannelBus extends AutoCloseable {
+
+  /** The prefix of every channel subject. */
+  String SUBJECT_PREFIX = "runnel.channels.";
+
+  /**
+   * The bus subject of {@code topic}: {@code runnel.channels.<topic as one token>}, the topic percent-encoded so it
+   * holds no {@code .}, {@code *}, {@code >} or space ({@code STACK.md}, "NATS").
+   */
+  static String subject(String topic) {
+    return SUBJECT_PREFIX + Subjects.token(topic);
+  }
+
+  /** The bus of a node that runs alone: there is nobody to tell and nobody to hear. */
+  static ChannelBus local() {
+    return LocalChannelBus.INSTANCE;
+  }
+
+  /**
+   * Tells the other nodes {@code message}; it never blocks on them, and a message that cannot be sent is lost
+   * (events are at most once; presence is repaired by the bus's own liveness rules).
+   */
+  void publish(ChannelMessage message);
+
+  /**
+   * Hands {@code handler} what other nodes publish on {@code topic}, one message at a time in publish order, from
+   * the moment this returns until the returned stop runs. The hub listens while the node holds the topic.
+   */
+  Runnable listen(String topic, Consumer<ChannelMessage> handler);
+
+  /** Stops every listener. */
+  @Override
+  void close();
+}

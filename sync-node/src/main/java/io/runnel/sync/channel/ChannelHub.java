@@ -1,0 +1,372 @@
+package io.runnel.sync.channel;
+
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.sync.socket.FrameCodec;
+import io.runnel.sync.socket.OutboundFrame;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A node's channels: sockets join and leave topics, events are broadcast to a topic's members at most once, and
+ * each topic with presence keeps a roster ({@code docs/channels.md}).
+ *
+ * <p>Topics deny by default ({@link ResolvedTopic}); the channel's policy decides each join and each event. The caps
+ * (topics per socket, distinct topics per node) are reservations: a join counts against both before anything that
+ * may wait, and gives them back in a {@code finally} when it is refused, so a burst of joins cannot pass a cap more
+ * than once. A repeated join of a held topic is the presence heartbeat and nothing else.
+ *
+ * <p>Presence: a join with a meta seats the socket under its actor's id (an anonymous actor under
+ * {@code anonymous:<socket id>}); a seat not heard for three heartbeats leaves; a socket that closes leaves at once.
+ * Every accepted join is answered by the topic's whole roster first (an empty one on a channel without presence, so
+ * the client knows the join landed); roster changes follow as diffs, at most one every 250 ms per topic.
+ *
+ * <p>Locks: a socket's own state, then a topic's; never the other way round.
+ */
+public final class ChannelHub implements AutoCloseable {
+
+  /** How often the timed work runs (diffs, heartbeat timeouts), milliseconds. */
+  static final long TICK_MS = 50;
+
+  /** Heartbeats a seat may miss before it leaves. */
+  static final int HEARTBEATS_BEFORE_LEAVE = 3;
+
+  /** A socket's topics: held, and in flight (reserved, not yet held). */
+  private static final class Held {
+    final ChannelMember member;
+    final Set<String> topics = new HashSet<>();
+    final Set<String> pending = new HashSet<>();
+    boolean closed;
+
+    Held(ChannelMember member) {
+      this.member = member;
+    }
+  }
+
+  private final Declarations declarations;
+  private final String nodeId;
+  private final Clock clock;
+  private final long silenceMs;
+  private final ChannelLimits limits;
+  private final ChannelBus bus;
+  private final Ticker ticker;
+  private final TopicTable topics;
+  private final EventGate gate;
+  private final ConcurrentHashMap<String, Held> sockets = new ConcurrentHashMap<>();
+  private final LongAdder dropped = new LongAdder();
+  private final LongAdder events = new LongAdder();
+  private @Nullable Runnable ticking;
+
+  private ChannelHub(Builder b) {
+    this.declarations = Objects.requireNonNull(b.declarations, "declarations");
+    this.nodeId = b.nodeId;
+    this.clock = b.clock;
+    this.silenceMs = HEARTBEATS_BEFORE_LEAVE * b.heartbeat.toMillis();
+    this.limits = b.limits;
+    this.bus = b.bus;
+    this.ticker = b.ticker;
+    this.topics = new TopicTable(b.limits.topicsPerNode());
+    this.gate = new EventGate(b.limits);
+  }
+
+  /** A builder; the declarations are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts the timed work on the ticker (every 50 ms). */
+  public synchronized void start() {
+    if (ticking == null) {
+      ticking = ticker.every(Duration.ofMillis(TICK_MS), this::tick);
+    }
+  }
+
+  /** Stops the timed work; the bus is its owner's to close. */
+  @Override
+  public synchronized void close() {
+    if (ticking != null) {
+      ticking.run();
+      ticking = null;
+    }
+  }
+
+  /**
+   * {@code member} joins {@code topic}, with {@code presence} as its meta when given; the join is answered with the
+   * topic's roster. A repeated join of a held topic is the presence heartbeat: it refreshes (and may replace) the
+   * meta and does nothing else. A join that lands after the socket closed is undone.
+   *
+   * @throws ChannelException {@code X_TOPIC_FORBIDDEN}, {@code X_FORBIDDEN}, {@code X_SUBSCRIPTION_LIMIT}, or
+   *     {@code X_INPUT_INVALID} for a meta on a channel without presence (a held topic is then left)
+   */
+  public void join(ChannelMember member, String topic, @Nullable JsonObject presence) {
+    Objects.requireNonNull(member, "member");
+    Objects.requireNonNull(topic, "topic");
+    Held held = sockets.computeIfAbsent(member.id(), id -> new Held(member));
+    long now = clock.millis();
+    synchronized (held) {
+      if (held.topics.contains(topic)) {
+        refresh(held, topic, presence, now);
+        return;
+      }
+      if (held.pending.contains(topic) || held.closed) {
+        return;
+      }
+    }
+    ResolvedTopic resolved = ResolvedTopic.of(declarations, topic);
+    if (presence != null && !resolved.channel().hasPresence()) {
+      throw noPresence(resolved);
+    }
+    synchronized (held) {
+      if (held.topics.size() + held.pending.size() >= limits.topicsPerSocket()) {
+        throw new ChannelException(ErrorCode.X_SUBSCRIPTION_LIMIT, "This socket holds "
+            + limits.topicsPerSocket() + " topics (joins in flight included), its limit.",
+            "Leave a topic before joining another, or open another socket.");
+      }
+      held.pending.add(topic);
+    }
+    Topic claimed = null;
+    boolean joined = false;
+    try {
+      claimed = topics.claim(resolved, r -> new Topic(r, dropped));
+      resolved.admit(member.actor(), "joining");
+      // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
+      // and the topic stops listening with its last claim.
+      claimed.listen(bus, this::remote);
+      joined = commit(held, claimed, presence, now);
+    } finally {
+      if (!joined) {
+        synchronized (held) {
+          held.pending.remove(topic);
+        }
+        if (claimed != null) {
+          topics.release(topic);
+        }
+        if (!member.open()) {
+          sockets.remove(member.id(), held);
+        }
+      }
+    }
+    if (joined && presence != null) {
+      bus.publish(new ChannelMessage.Seated(nodeId, topic, seat(member), key(member), presence, now));
+    }
+  }
+
+  private boolean commit(Held held, Topic topic, @Nullable JsonObject presence, long now) {
+    synchronized (held) {
+      held.pending.remove(topic.name());
+      if (held.closed || !held.member.open()) {
+        return false;
+      }
+      topic.add(held.member, seat(held.member), key(held.member), presence, now);
+      held.topics.add(topic.name());
+      return true;
+    }
+  }
+
+  private void refresh(Held held, String name, @Nullable JsonObject presence, long now) {
+    Topic topic = Objects.requireNonNull(topics.get(name));
+    if (presence != null && !topic.resolved.channel().hasPresence()) {
+      leaveHeld(held, name);
+      throw noPresence(topic.resolved);
+    }
+    if (topic.refresh(seat(held.member), key(held.member), presence, now)) {
+      bus.publish(new ChannelMessage.Seated(nodeId, name, seat(held.member), key(held.member), presence, now));
+    }
+  }
+
+  /** {@code member} leaves {@code topic}; a topic it does not hold is ignored. */
+  public void leave(ChannelMember member, String topic) {
+    Held held = sockets.get(Objects.requireNonNull(member, "member").id());
+    if (held != null) {
+      synchronized (held) {
+        leaveHeld(held, Objects.requireNonNull(topic, "topic"));
+      }
+    }
+  }
+
+  private void leaveHeld(Held held, String name) {
+    if (!held.topics.remove(name)) {
+      return;
+    }
+    boolean seated = Objects.requireNonNull(topics.get(name)).remove(held.member, seat(held.member));
+    topics.release(name);
+    if (seated) {
+      bus.publish(new ChannelMessage.Unseated(nodeId, name, seat(held.member)));
+    }
+  }
+
+  /** {@code member}'s socket closed: it leaves every topic at once, its presence seats included. */
+  public void closed(ChannelMember member) {
+    Held held = sockets.remove(Objects.requireNonNull(member, "member").id());
+    if (held == null) {
+      return;
+    }
+    synchronized (held) {
+      held.closed = true;
+      for (String name : List.copyOf(held.topics)) {
+        leaveHeld(held, name);
+      }
+    }
+  }
+
+  /** {@code member}'s outbound queue drained: each topic whose presence frames it lost sends it a whole roster. */
+  public void drained(ChannelMember member) {
+    Held held = sockets.get(Objects.requireNonNull(member, "member").id());
+    if (held != null) {
+      synchronized (held) {
+        for (String name : held.topics) {
+          Objects.requireNonNull(topics.get(name)).resendRoster(member);
+        }
+      }
+    }
+  }
+
+  /**
+   * Broadcasts {@code event} with {@code payload} to the members of {@code topic}, at most once each, and tells the
+   * other nodes.
+   *
+   * @param actor who sends it (the channel's policy decides, as for a join)
+   * @param address the sender's network address, which an anonymous actor's rate is counted by
+   * @return how many of this node's members' sockets took the frame
+   * @throws ChannelException {@code X_TOPIC_FORBIDDEN}, {@code X_FORBIDDEN}, {@code X_INPUT_INVALID} (an event the
+   *     channel does not declare), {@code X_PAYLOAD_TOO_LARGE}, {@code X_FRAME_RATE_LIMIT} (with
+   *     {@link ChannelException#retryAfterSeconds()})
+   */
+  public int publish(Actor actor, String address, String topic, String event, JsonValue payload) {
+    ResolvedTopic resolved = ResolvedTopic.of(declarations, Objects.requireNonNull(topic, "topic"));
+    gate.admit(resolved, Objects.requireNonNull(actor, "actor"), Objects.requireNonNull(address, "address"),
+        Objects.requireNonNull(event, "event"), Objects.requireNonNull(payload, "payload"), clock.millis());
+    events.increment();
+    Topic local = topics.get(topic);
+    int delivered = local == null ? 0
+        : local.deliver(FrameCodec.encode(new OutboundFrame.Event(topic, event, payload)));
+    bus.publish(new ChannelMessage.Event(nodeId, topic, event, payload));
+    return delivered;
+  }
+
+  /** Applies another node's message to the topic it names, when this node holds it. */
+  private void remote(ChannelMessage message) {
+    if (message.origin().equals(nodeId)) {
+      return;
+    }
+    Topic topic = topics.get(message.topic());
+    if (topic != null) {
+      topic.remote(message);
+    }
+  }
+
+  /**
+   * The timed work, by the hub's clock: seats not heard for three heartbeats leave, and each topic's coalesced
+   * diff goes out when due. The ticker calls it every 50 ms.
+   */
+  void tick() {
+    long now = clock.millis();
+    List<ChannelMessage> left = new ArrayList<>();
+    for (Topic topic : topics.all()) {
+      for (String seat : topic.tick(now, now - silenceMs)) {
+        left.add(new ChannelMessage.Unseated(nodeId, topic.name(), seat));
+      }
+    }
+    left.forEach(bus::publish);
+    gate.sweep(now);
+  }
+
+  /** The hub's counts now. */
+  public ChannelStats stats() {
+    return new ChannelStats(topics.size(), events.sum(), dropped.sum());
+  }
+
+  private String seat(ChannelMember member) {
+    return nodeId + "/" + member.id();
+  }
+
+  /** The presence key: the actor's id, or for an anonymous actor {@code anonymous:<socket id>}. */
+  private static String key(ChannelMember member) {
+    String id = member.actor().id();
+    return id != null ? id : "anonymous:" + member.id();
+  }
+
+  private static ChannelException noPresence(ResolvedTopic topic) {
+    return new ChannelException(ErrorCode.X_INPUT_INVALID, "Channel '" + topic.channel().name()
+        + "' tracks no presence, and the join carried a presence meta.",
+        "Join without presence, or declare the channel with .presence().");
+  }
+
+  /** Collects a hub's parts. */
+  public static final class Builder {
+    private @Nullable Declarations declarations;
+    private String nodeId = "node";
+    private Clock clock = Clock.systemUTC();
+    private Duration heartbeat = Duration.ofSeconds(10);
+    private ChannelLimits limits = ChannelLimits.DEFAULTS;
+    private ChannelBus bus = ChannelBus.local();
+    private Ticker ticker = Ticker.daemon("channel-ticker");
+
+    private Builder() {}
+
+    /** The app's declarations, whose channels are the only topics admitted (required). */
+    public Builder declarations(Declarations declarations) {
+      this.declarations = Objects.requireNonNull(declarations, "declarations");
+      return this;
+    }
+
+    /** The node's id, which names its presence seats and its messages on the bus (default {@code node}). */
+    public Builder nodeId(String nodeId) {
+      this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+      return this;
+    }
+
+    /** The clock of heartbeats, diffs, rates and {@code since} (default UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The heartbeat clients are told to beat at (default 10 s); a seat not heard for three of them leaves.
+     *
+     * @throws IllegalArgumentException when it is not positive
+     */
+    public Builder heartbeat(Duration heartbeat) {
+      if (Objects.requireNonNull(heartbeat, "heartbeat").isNegative() || heartbeat.isZero()) {
+        throw new IllegalArgumentException("The heartbeat must be positive, not " + heartbeat);
+      }
+      this.heartbeat = heartbeat;
+      return this;
+    }
+
+    /** The caps and rates (default {@link ChannelLimits#DEFAULTS}). */
+    public Builder limits(ChannelLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** The bus to the other nodes (default {@link ChannelBus#local()}: this node runs alone). */
+    public Builder bus(ChannelBus bus) {
+      this.bus = Objects.requireNonNull(bus, "bus");
+      return this;
+    }
+
+    /** What drives the timed work (default a daemon thread); a test drives it by hand. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /** The hub (not started). */
+    public ChannelHub build() {
+      return new ChannelHub(this);
+    }
+  }
+}

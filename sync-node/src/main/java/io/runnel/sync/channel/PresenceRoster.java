@@ -1,0 +1,137 @@
+package io.runnel.sync.channel;
+
+import io.runnel.sync.socket.PresenceMember;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One topic's presence: seats (one per socket that joined with a meta, on this node or, through the bus, another)
+ * grouped under their presence keys. A key is in the roster while it has a seat. It shows the meta its seats set
+ * last (last write wins), and {@code since} is when its oldest seat present joined; two tabs of one actor are one
+ * member. Not thread-safe: its {@link Topic} guards it.
+ */
+final class PresenceRoster {
+
+  /** One socket's place: its key, meta, when it joined, the order its meta was set in, and when it was heard. */
+  private record Seat(String key, JsonObject meta, long since, long order, long heardAt, boolean local) {}
+
+  private static final Comparator<PresenceMember> OLDEST_FIRST =
+      Comparator.comparingLong(PresenceMember::since).thenComparing(PresenceMember::key);
+
+  private final Map<String, Seat> seats = new HashMap<>();
+  private final Map<String, Map<String, Seat>> keys = new LinkedHashMap<>();
+  private long order;
+
+  /** The member {@code key} shows now, or null when it has no seat. */
+  @Nullable PresenceMember member(String key) {
+    Map<String, Seat> of = keys.get(key);
+    if (of == null) {
+      return null;
+    }
+    Seat latest = null;
+    long since = Long.MAX_VALUE;
+    for (Seat s : of.values()) {
+      if (latest == null || s.order() > latest.order()) {
+        latest = s;
+      }
+      since = Math.min(since, s.since());
+    }
+    return new PresenceMember(key, latest.meta(), since);
+  }
+
+  /**
+   * Seats {@code seat} under {@code key} with {@code meta}, or, when it is seated already, sets its meta (a changed
+   * meta becomes the key's) and marks it heard.
+   *
+   * @param since when the seat joined, epoch ms (kept when the seat was already seated)
+   * @param local whether the seat is this node's (only local seats time out here)
+   * @return the key whose member may have changed
+   */
+  String seat(String seat, String key, JsonObject meta, long since, long now, boolean local) {
+    Seat old = seats.get(seat);
+    if (old != null && !old.key().equals(key)) {
+      unseat(seat);
+      old = null;
+    }
+    Seat next;
+    if (old == null) {
+      next = new Seat(key, meta, since, ++order, now, local);
+    } else if (old.meta().equals(meta)) {
+      next = new Seat(key, meta, old.since(), old.order(), now, local);
+    } else {
+      next = new Seat(key, meta, old.since(), ++order, now, local);
+    }
+    seats.put(seat, next);
+    keys.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(seat, next);
+    return key;
+  }
+
+  /** Whether {@code seat} is seated. */
+  boolean seated(String seat) {
+    return seats.containsKey(seat);
+  }
+
+  /** The key {@code seat} is seated under, or null. */
+  @Nullable String keyOf(String seat) {
+    Seat s = seats.get(seat);
+    return s == null ? null : s.key();
+  }
+
+  /** Marks {@code seat} heard at {@code now}; false when it is not seated. */
+  boolean heard(String seat, long now) {
+    Seat s = seats.get(seat);
+    if (s == null) {
+      return false;
+    }
+    Seat next = new Seat(s.key(), s.meta(), s.since(), s.order(), now, s.local());
+    seats.put(seat, next);
+    keys.get(s.key()).put(seat, next);
+    return true;
+  }
+
+  /** Removes {@code seat}; returns its key, or null when it was not seated. */
+  @Nullable String unseat(String seat) {
+    Seat s = seats.remove(seat);
+    if (s == null) {
+      return null;
+    }
+    Map<String, Seat> of = keys.get(s.key());
+    of.remove(seat);
+    if (of.isEmpty()) {
+      keys.remove(s.key());
+    }
+    return s.key();
+  }
+
+  /** This node's seats last heard before {@code before} (epoch ms). */
+  List<String> silentSince(long before) {
+    List<String> out = new ArrayList<>();
+    seats.forEach((id, s) -> {
+      if (s.local() && s.heardAt() < before) {
+        out.add(id);
+      }
+    });
+    return out;
+  }
+
+  /** At most {@code limit} members, oldest first (then by key). */
+  List<PresenceMember> members(int limit) {
+    List<PresenceMember> all = new ArrayList<>(keys.size());
+    for (String key : keys.keySet()) {
+      all.add(member(key));
+    }
+    all.sort(OLDEST_FIRST);
+    return all.size() <= limit ? all : all.subList(0, limit);
+  }
+
+  /** How many members (keys) the roster has. */
+  int total() {
+    return keys.size();
+  }
+}

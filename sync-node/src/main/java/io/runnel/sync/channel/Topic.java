@@ -1,0 +1,252 @@
+package io.runnel.sync.channel;
+
+import io.runnel.sync.socket.FrameCodec;
+import io.runnel.sync.socket.OutboundFrame;
+import io.runnel.sync.socket.PresenceMember;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * One topic the node holds: its member sockets, its presence roster, and the roster changes not yet sent. Every
+ * method runs under the topic's lock, so a topic's frames leave in one order and a member's first frame after its
+ * join is its roster.
+ *
+ * <p>Diffs are coalesced: changes mark their key dirty with the key's member as it was at the last flush, and a
+ * flush (at most every {@link #DIFF_INTERVAL_MS}) sends each member what changed since what it was last shown. A
+ * member shown the roster before the last flush gets one shared frame (keys whose member differs from the last
+ * flush); a member that joined since gets only the keys changed after its roster. A member whose roster or diff was
+ * dropped gets no diffs until its queue drains, and then a whole roster ({@link #resendRoster}).
+ */
+final class Topic {
+
+  /** The shortest spell between two diffs of one topic, milliseconds. */
+  static final long DIFF_INTERVAL_MS = 250;
+
+  /** The most members a roster lists ({@code PROTOCOL.md}: {@code presence}). */
+  static final int ROSTER_MEMBERS = 256;
+
+  /** One member socket: the roster version it was last shown, and whether a frame of presence was dropped. */
+  private static final class Membership {
+    final ChannelMember member;
+    long shown;
+    boolean stale;
+
+    Membership(ChannelMember member) {
+      this.member = member;
+    }
+  }
+
+  /** A dirty key: its member at the last flush (null: absent) and the version of its latest change. */
+  private record Dirty(@Nullable PresenceMember flushed, long version) {}
+
+  final ResolvedTopic resolved;
+  /** Members plus joins in flight; changed only inside the hub's topic table's compute. */
+  int claims;
+  private final LongAdder dropped;
+  private final Map<String, Membership> members = new LinkedHashMap<>();
+  private final PresenceRoster roster = new PresenceRoster();
+  private final Map<String, Dirty> dirty = new LinkedHashMap<>();
+  private long version;
+  private long flushedVersion;
+  private long flushedAt = Long.MIN_VALUE / 2;
+  private @Nullable Runnable listening;
+  private boolean closed;
+
+  Topic(ResolvedTopic resolved, LongAdder dropped) {
+    this.resolved = resolved;
+    this.dropped = dropped;
+  }
+
+  String name() {
+    return resolved.topic();
+  }
+
+  /** Listens on {@code bus} for other nodes' messages of this topic, unless already listening or closed. */
+  synchronized void listen(ChannelBus bus, Consumer<ChannelMessage> handler) {
+    if (listening == null && !closed) {
+      listening = bus.listen(name(), handler);
+    }
+  }
+
+  /** The topic left the node: stops listening. */
+  synchronized void close() {
+    closed = true;
+    if (listening != null) {
+      listening.run();
+      listening = null;
+    }
+  }
+
+  /** Adds {@code member}, seats it when {@code meta} is given, and sends it the roster. */
+  synchronized void add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now) {
+    if (meta != null) {
+      change(key, () -> roster.seat(seat, key, meta, now, now, true));
+    }
+    Membership m = new Membership(member);
+    members.put(member.id(), m);
+    sendRoster(m);
+  }
+
+  /**
+   * A repeated join of a held topic, the presence heartbeat: marks the seat heard and, with a meta, seats it or sets
+   * its meta. Sends nothing itself.
+   *
+   * @return true when the seat joined or changed its meta (the other nodes are to be told)
+   */
+  synchronized boolean refresh(String seat, String key, @Nullable JsonObject meta, long now) {
+    if (meta == null) {
+      roster.heard(seat, now);
+      return false;
+    }
+    return change(key, () -> roster.seat(seat, key, meta, now, now, true));
+  }
+
+  /** Removes {@code member}; returns true when it had a seat (the other nodes are to be told it left). */
+  synchronized boolean remove(ChannelMember member, String seat) {
+    members.remove(member.id());
+    String key = roster.keyOf(seat);
+    if (key == null) {
+      return false;
+    }
+    change(key, () -> roster.unseat(seat));
+    return true;
+  }
+
+  /** Applies another node's message: delivers an event, or seats or unseats a remote seat. */
+  synchronized void remote(ChannelMessage message) {
+    switch (message) {
+      case ChannelMessage.Event e ->
+          deliver(FrameCodec.encode(new OutboundFrame.Event(e.topic(), e.event(), e.payload())));
+      case ChannelMessage.Seated s ->
+          change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), s.since(), false));
+      case ChannelMessage.Unseated u -> {
+        String key = roster.keyOf(u.seat());
+        if (key != null) {
+          change(key, () -> roster.unseat(u.seat()));
+        }
+      }
+    }
+  }
+
+  /**
+   * Sends {@code frameText} (an {@code event} frame) to every member, at most once each.
+   *
+   * @return how many members' sockets took it
+   */
+  synchronized int deliver(String frameText) {
+    int delivered = 0;
+    for (Membership m : members.values()) {
+      if (m.member.send(frameText)) {
+        delivered++;
+      } else {
+        dropped.increment();
+      }
+    }
+    return delivered;
+  }
+
+  /** After {@code member}'s queue drained: a roster in place of the presence frames it lost. */
+  synchronized void resendRoster(ChannelMember member) {
+    Membership m = members.get(member.id());
+    if (m != null && m.stale) {
+      sendRoster(m);
+    }
+  }
+
+  /**
+   * Timed work: unseats this node's seats not heard since {@code silentBefore}, then sends the coalesced diff when
+   * one is due at {@code now}.
+   *
+   * @return the seats unseated (the other nodes are to be told)
+   */
+  synchronized List<String> tick(long now, long silentBefore) {
+    List<String> silent = roster.silentSince(silentBefore);
+    for (String seat : silent) {
+      String key = Objects.requireNonNull(roster.keyOf(seat));
+      change(key, () -> roster.unseat(seat));
+    }
+    if (!dirty.isEmpty() && now - flushedAt >= DIFF_INTERVAL_MS) {
+      flush(now);
+    }
+    return silent;
+  }
+
+  /** Runs {@code mutation} on the roster, marking {@code key} dirty when its member changed; true when it did. */
+  private boolean change(String key, Runnable mutation) {
+    PresenceMember before = roster.member(key);
+    mutation.run();
+    if (Objects.equals(before, roster.member(key))) {
+      return false;
+    }
+    version++;
+    Dirty d = dirty.get(key);
+    dirty.put(key, new Dirty(d == null ? before : d.flushed(), version));
+    return true;
+  }
+
+  private void flush(long now) {
+    List<PresenceMember> joins = new ArrayList<>();
+    List<String> leaves = new ArrayList<>();
+    dirty.forEach((key, d) -> {
+      PresenceMember current = roster.member(key);
+      if (current == null && d.flushed() != null) {
+        leaves.add(key);
+      } else if (current != null && !current.equals(d.flushed())) {
+        joins.add(current);
+      }
+    });
+    String shared = joins.isEmpty() && leaves.isEmpty() ? null
+        : FrameCodec.encode(new OutboundFrame.PresenceDiff(name(), joins, leaves, roster.total()));
+    for (Membership m : members.values()) {
+      if (m.stale || m.shown >= version) {
+        continue;
+      }
+      String text = m.shown <= flushedVersion ? shared : since(m.shown);
+      if (text != null && !m.member.send(text)) {
+        m.stale = true;
+        dropped.increment();
+      } else {
+        m.shown = version;
+      }
+    }
+    dirty.clear();
+    flushedVersion = version;
+    flushedAt = now;
+  }
+
+  /** The diff for a member shown the roster at version {@code shown}, after the last flush; null when empty. */
+  private @Nullable String since(long shown) {
+    List<PresenceMember> joins = new ArrayList<>();
+    List<String> leaves = new ArrayList<>();
+    dirty.forEach((key, d) -> {
+      if (d.version() > shown) {
+        PresenceMember current = roster.member(key);
+        if (current == null) {
+          leaves.add(key);
+        } else {
+          joins.add(current);
+        }
+      }
+    });
+    return joins.isEmpty() && leaves.isEmpty() ? null
+        : FrameCodec.encode(new OutboundFrame.PresenceDiff(name(), joins, leaves, roster.total()));
+  }
+
+  private void sendRoster(Membership m) {
+    String text = FrameCodec.encode(new OutboundFrame.Presence(name(), roster.members(ROSTER_MEMBERS), roster.total()));
+    if (m.member.send(text)) {
+      m.stale = false;
+      m.shown = version;
+    } else {
+      m.stale = true;
+      dropped.increment();
+    }
+  }
+}

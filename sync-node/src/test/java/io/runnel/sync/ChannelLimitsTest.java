@@ -1,0 +1,100 @@
+package io.runnel.sync;
+
+import static io.runnel.sync.ChannelFixture.join;
+import static io.runnel.sync.ChannelFixture.until;
+import static io.runnel.sync.SyncNodeTest.str;
+import static io.runnel.sync.SyncNodeTest.t;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.sync.channel.ChannelLimits;
+import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The node-wide channel limits, each on a node of its own: the distinct-topic cap, and frames dropped for a socket. */
+@FreshDatabase
+class ChannelLimitsTest {
+
+  @Test
+  void theNodeCapCountsDistinctTopicsAndARefusedOrClosedJoinGivesItsSlotBack(TestDatabase db) throws Exception {
+    try (ChannelFixture f = new ChannelFixture(db, b -> b.channelLimits(ChannelLimits.DEFAULTS.withTopics(64, 3)))) {
+      SocketClient a = f.connect("ada@acme");
+      SocketClient b = f.connect("bob@acme");
+      List<JsonObject> answers = new ArrayList<>();
+      for (String topic : List.of("room.n1", "room.n2", "room.private-1", "room.n3")) {
+        a.send(join(topic, null));
+        answers.add(a.next());
+      }
+      b.send(join("room.n1", null));
+      JsonObject shared = b.next();
+      b.send(join("room.n4", null));
+      JsonObject full = b.next();
+      int atCap = f.node.channels().stats().topics();
+      a.send("{\"t\":\"leave\",\"topic\":\"room.n3\"}");
+      until(a);
+      b.send(join("room.n4", null));
+      JsonObject afterLeave = b.next();
+      b.send(join("room.n5", null));
+      JsonObject fullAgain = b.next();
+      a.close();
+      LiveFixtureAccess.await("Ada's socket closed", () -> f.node.channels().stats().topics() == 2);
+      b.send(join("room.n5", null));
+      JsonObject afterClose = b.next();
+      assertAll(
+          () -> assertEquals("presence", t(answers.get(0))),
+          () -> assertEquals("presence", t(answers.get(1))),
+          () -> assertEquals("X_FORBIDDEN", str(answers.get(2), "code"), "the policy refused a third topic"),
+          () -> assertEquals("presence", t(answers.get(3)), "whose slot was given back, so room.n3 fits"),
+          () -> assertEquals("presence", t(shared), "a topic the node holds takes no new slot"),
+          () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(full, "code"), "a fourth distinct topic does not fit"),
+          () -> assertEquals("room.n4", str(full, "topic")),
+          () -> assertEquals(3, atCap),
+          () -> assertEquals("presence", t(afterLeave), "Ada's leave freed a slot"),
+          () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(fullAgain, "code")),
+          () -> assertEquals("presence", t(afterClose), "Ada's close left room.n2 at once"));
+      b.close();
+    }
+  }
+
+  @Test
+  void eventFramesDroppedForAStalledSocketAreCountedInOneSeriesAndTheOthersGetEveryEvent(TestDatabase db)
+      throws Exception {
+    try (ChannelFixture f = new ChannelFixture(db, b -> b.socketSendBuffer(8192)
+        .limits(new SocketLimits(256 * 1024, 16 * 1024, 32, Duration.ofSeconds(120), Duration.ofSeconds(10)))
+        .channelLimits(ChannelLimits.DEFAULTS.withEventRate(10_000, 10_000)));
+        RawSocket stalled = RawSocket.open(f.node.port(), "stalled@acme", 4096)) {
+      stalled.writeAll(List.of(join("room.d1", null)));
+      LiveFixtureAccess.await("the stalled socket joined", () -> f.node.channels().stats().topics() == 1);
+      SocketClient reader = f.connect("reader@acme");
+      reader.send(join("room.d1", null));
+      assertEquals("presence", t(reader.next()));
+      String payload = "\"" + "x".repeat(60 * 1024) + "\"";
+      int sent = 0;
+      while (f.node.channels().stats().framesDropped() == 0 && sent < 200) {
+        HttpResponse<String> r = f.event("sender@acme", "room.d1",
+            "{\"event\":\"typing\",\"payload\":" + payload + "}");
+        assertEquals(202, r.statusCode(), r.body());
+        assertEquals("event", t(reader.next()), "the reading member gets event " + sent);
+        sent++;
+      }
+      String metrics = f.metrics();
+      List<String> series = metrics.lines().filter(l -> l.startsWith("runnel_channel_frames_dropped")).toList();
+      int posted = sent;
+      assertAll(
+          () -> assertTrue(f.node.channels().stats().framesDropped() > 0, "frames were dropped after " + posted),
+          () -> assertEquals(1, series.size(), "one series: " + series),
+          () -> assertTrue(series.get(0).startsWith("runnel_channel_frames_dropped_total "), series.toString()),
+          () -> assertTrue(Double.parseDouble(series.get(0).substring(series.get(0).indexOf(' ') + 1)) >= 1,
+              series.toString()));
+      reader.close();
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.runnel.sync.channel;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.runnel.dsl.Actor;
+import io.runnel.dsl.ChannelRef;
+import io.runnel.dsl.server.Channel;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Policy;
+import io.runnel.testing.ManualClock;
+import io.runnel.wire.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hub on its own, driven by hand: the bus seam between two hubs (events and presence cross; a hub ignores its
+ * own messages), and the diff rules a socket test cannot reach in one step.
+ */
+class ChannelHubTest {
+
+  static final ChannelRef ROOM = ChannelRef.of("room", "roomId");
+  static final ChannelRef SLOW = ChannelRef.of("slow", "id");
+  /** Holds every join of a {@code slow} topic inside its policy until the test lets go. */
+  static final java.util.concurrent.CountDownLatch GATE = new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.atomic.AtomicInteger WAITING = new java.util.concurrent.atomic.AtomicInteger();
+  static final Declarations DECLARATIONS = Declarations.builder()
+      .channel(Channel.of(ROOM).presence().events("typing").policy(Policy.allowPublic()))
+      .channel(Channel.of(SLOW).policy(Policy.custom("slow", (actor, params) -> {
+        WAITING.incrementAndGet();
+        try {
+          return GATE.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      })))
+      .build();
+
+  final ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+
+  /** A member that records the frames it is sent. */
+  static final class Member implements ChannelMember {
+    final String id;
+    final Actor actor;
+    final List<String> frames = new CopyOnWriteArrayList<>();
+
+    Member(String id, String actor) {
+      this.id = id;
+      this.actor = Actor.user(actor);
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public boolean open() {
+      return true;
+    }
+
+    @Override
+    public Actor actor() {
+      return actor;
+    }
+
+    @Override
+    public boolean send(String frameText) {
+      return frames.add(frameText);
+    }
+
+    /** The frames sent since the last call. */
+    List<String> take() {
+      List<String> out = new ArrayList<>(frames);
+      frames.clear();
+      return out;
+    }
+  }
+
+  /** Several hubs in one process on one bus: a publish reaches every listener of its topic, on the caller's thread. */
+  static final class SharedBus implements ChannelBus {
+    final Map<String, List<Consumer<ChannelMessage>>> listeners = new ConcurrentHashMap<>();
+    final List<ChannelMessage> published = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void publish(ChannelMessage message) {
+      published.add(message);
+      listeners.getOrDefault(message.topic(), List.of()).forEach(h -> h.accept(message));
+    }
+
+    @Override
+    public Runnable listen(String topic, Consumer<ChannelMessage> handler) {
+      listeners.computeIfAbsent(topic, t -> new CopyOnWriteArrayList<>()).add(handler);
+      return () -> listeners.get(topic).remove(handler);
+    }
+
+    @Override
+    public void close() {
+      listeners.clear();
+    }
+  }
+
+  ChannelHub hub(String node, ChannelBus bus) {
+    return ChannelHub.builder().declarations(DECLARATIONS).nodeId(node).clock(clock).bus(bus)
+        .ticker((period, task) -> () -> { }).build();
+  }
+
+  static JsonObject meta(String name) {
+    return JsonObject.builder().put("name", name).build();
+  }
+
+  @Test
+  void eventsAndPresenceCrossTwoHubsOnTheBusAndNoHubDeliversItsOwnMessageTwice() {
+    SharedBus bus = new SharedBus();
+    ChannelHub one = hub("one", bus);
+    ChannelHub two = hub("two", bus);
+    Member bob = new Member("s-bob", "bob");
+    Member ada = new Member("s-ada", "ada");
+    two.join(bob, "room.x", meta("Bob"));
+    bob.take();
+    long since = clock.millis();
+    one.join(ada, "room.x", meta("Ada"));
+    ada.take();
+    two.tick();
+    List<String> bobHearsAda = bob.take();
+    int delivered = one.publish(Actor.user("cy"), "127.0.0.1", "room.x", "typing", JsonObject.EMPTY);
+    List<String> adaEvent = ada.take();
+    List<String> bobEvent = bob.take();
+    one.closed(ada);
+    clock.advance(Duration.ofMillis(250));
+    two.tick();
+    List<String> bobHearsAdaLeave = bob.take();
+    assertAll(
+        () -> assertEquals(List.of("{\"t\":\"presence-diff\",\"topic\":\"room.x\",\"joins\":[{\"key\":\"ada\","
+            + "\"meta\":{\"name\":\"Ada\"},\"since\":" + since + "}],\"leaves\":[],\"total\":2}"), bobHearsAda),
+        () -> assertEquals(1, delivered, "the count is this node's members"),
+        () -> assertEquals(List.of("{\"t\":\"event\",\"topic\":\"room.x\",\"event\":\"typing\",\"payload\":{}}"),
+            adaEvent, "once on the sending node"),
+        () -> assertEquals(adaEvent, bobEvent, "once on the other node"),
+        () -> assertEquals(List.of("{\"t\":\"presence-diff\",\"topic\":\"room.x\",\"joins\":[],\"leaves\":[\"ada\"],"
+            + "\"total\":1}"), bobHearsAdaLeave, "a close on one node is a leave on the other"),
+        () -> assertEquals(List.of(ChannelMessage.Seated.class, ChannelMessage.Seated.class,
+            ChannelMessage.Event.class, ChannelMessage.Unseated.class),
+            bus.published.stream().map(m -> (Class<?>) m.getClass()).toList()));
+  }
+
+  @Test
+  void aKeyThatJoinsAndLeavesWithinOneSpellIsNotShownToMembersWhoNeverSawIt() {
+    ChannelHub hub = hub("one", ChannelBus.local());
+    Member ada = new Member("s-ada", "ada");
+    Member bob = new Member("s-bob", "bob");
+    Member cy = new Member("s-cy", "cy");
+    hub.join(ada, "room.y", meta("Ada"));
+    hub.tick();
+    ada.take();
+    hub.join(bob, "room.y", meta("Bob"));
+    hub.join(cy, "room.y", null);
+    hub.leave(bob, "room.y");
+    hub.join(bob, "room.y", meta("Bob"));
+    hub.leave(bob, "room.y");
+    cy.take();
+    clock.advance(Duration.ofMillis(250));
+    hub.tick();
+    assertAll(
+        () -> assertEquals(List.of(), ada.take(), "Ada never saw Bob: nothing to tell her"),
+        () -> assertEquals(List.of("{\"t\":\"presence-diff\",\"topic\":\"room.y\",\"joins\":[],\"leaves\":[\"bob\"],"
+            + "\"total\":1}"), cy.take(), "Cy's roster showed Bob: she is told he left"));
+  }
+
+  @Test
+  void capsAreReservationsSoSeventyJoinsWaitingInThePolicyAtOnceCannotPassTheCapTogether() throws Exception {
+    ChannelHub hub = hub("one", ChannelBus.local());
+    Member ada = new Member("s-ada", "ada");
+    java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> joins = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      String topic = SLOW.topic("t" + i);
+      joins.add(Thread.ofVirtual().start(() -> {
+        try {
+          hub.join(ada, topic, null);
+          joined.incrementAndGet();
+        } catch (ChannelException e) {
+          assertEquals(io.runnel.wire.ErrorCode.X_SUBSCRIPTION_LIMIT, e.code());
+          refused.incrementAndGet();
+        }
+      }));
+    }
+    io.runnel.sync.live.LiveFixtureAccess.await("64 joins wait in the policy and 6 are refused",
+        () -> WAITING.get() == 64 && refused.get() == 6);
+    int waitingWhileHeld = WAITING.get();
+    GATE.countDown();
+    for (Thread t : joins) {
+      t.join(30_000);
+    }
+    assertAll(
+        () -> assertEquals(64, waitingWhileHeld, "no join beyond the cap reached the policy"),
+        () -> assertEquals(64, joined.get()),
+        () -> assertEquals(6, refused.get(), "refused at once, while the others still waited"),
+        () -> assertEquals(64, ada.take().size(), "one roster per accepted join"),
+        () -> assertEquals(64, hub.stats().topics()));
+  }
+
+  @Test
+  void theSubjectOfATopicIsOneEncodedTokenUnderRunnelChannels() {
+    assertAll(
+        () -> assertEquals("runnel.channels.room%2Eacme", ChannelBus.subject("room.acme")),
+        () -> assertEquals("runnel.channels.room%2Ea%252Eb", ChannelBus.subject("room.a%2Eb")));
+  }
+}
