@@ -39,6 +39,13 @@ public interface ChannelBus extends AutoCloseable {
    */
   Runnable listen(String topic, Consumer<ChannelMessage> handler);
 
+  /**
+   * Registers {@code listener}, run after the bus comes back from a disconnection (messages may have been lost
+   * meanwhile: the hub announces its seats again and asks for the others'). A bus that never disconnects never
+   * runs it.
+   */
+  default void onReconnect(Runnable listener) {}
+
   /** Stops every listener. */
   @Override
   void close();
