@@ -17,6 +17,7 @@ import io.runnel.bus.NatsConfig;
 import io.runnel.bus.NatsTransport;
 import io.runnel.bus.Transport;
 import io.runnel.sync.channel.ChannelLimits;
+import io.runnel.sync.channel.ChannelMessage;
 import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
@@ -225,6 +226,40 @@ class ChannelsAcrossNodesTest {
       }
       assertEquals(List.of(), until(ada), "re-announced every third of the TTL, Bob never leaves");
     }
+  }
+
+  @Test
+  void afterABusGapEachNodeAnnouncesItsSeatsAndAsksForTheOthersAgain(@TempDir Path dir) throws Exception {
+    try (NatsServer own = NatsServer.start(dir, Map.of());
+        Node b = node("b7", reconnecting(own));
+        Node a = node("a7", reconnecting(own))) {
+      SocketClient bob = b.f().connect("bob@acme");
+      bob.send(join("room.r7", meta("Bob")));
+      bob.next();
+      SocketClient ada = a.f().connect("ada@acme");
+      ada.send(join("room.r7", meta("Ada")));
+      ada.next();
+      a.heard().seated("room.r7", "bob");
+      b.heard().seated("room.r7", "ada");
+      flush(a);
+      flush(b);
+      until(ada);
+      until(bob);
+      own.kill();
+      own.startAgain();
+      // Neither node ticks, so only the reconnect can make them announce again.
+      ChannelMessage.Seated bobAgain = a.heard().seated("room.r7", "bob");
+      ChannelMessage.Seated adaAgain = b.heard().seated("room.r7", "ada");
+      flush(a);
+      assertAll(
+          () -> assertEquals("b7", bobAgain.origin()),
+          () -> assertEquals("a7", adaAgain.origin()),
+          () -> assertEquals(List.of(), until(ada), "an unchanged seat announced again sends no frame"));
+    }
+  }
+
+  static NatsTransport reconnecting(NatsServer server) {
+    return NatsTransport.connect(NatsConfig.parse("NATS_URL", server.url()).withReconnect(Duration.ofMillis(100), 0));
   }
 
   @Test
