@@ -258,6 +258,28 @@ class ChannelsAcrossNodesTest {
     }
   }
 
+  @Test
+  void whileTheBusIsDownAJoinOfANewTopicIsRefusedAndAnEventStillReachesThisNodesMembers(@TempDir Path dir)
+      throws Exception {
+    try (NatsServer own = NatsServer.start(dir, Map.of()); Node a = node("a8", reconnecting(own))) {
+      SocketClient ada = a.f().connect("ada@acme");
+      ada.send(join("room.d8", null));
+      ada.next();
+      own.kill();
+      ada.send(join("room.d8-new", null));
+      JsonObject refused = ada.next();
+      HttpResponse<String> sent = a.f().event("bob@acme", "room.d8", event("typing", "1"));
+      JsonObject heard = ada.next();
+      own.startAgain();
+      assertAll(
+          () -> assertEquals("refuse", t(refused), refused.toString()),
+          () -> assertEquals("X_TRANSPORT_UNAVAILABLE", str(refused, "code"), refused.toString()),
+          () -> assertEquals("room.d8-new", str(refused, "topic")),
+          () -> assertEquals("{\"delivered\":1}", sent.body(), "the bus is down; this node's member still hears"),
+          () -> assertEquals("event", t(heard)));
+    }
+  }
+
   static NatsTransport reconnecting(NatsServer server) {
     return NatsTransport.connect(NatsConfig.parse("NATS_URL", server.url()).withReconnect(Duration.ofMillis(100), 0));
   }
