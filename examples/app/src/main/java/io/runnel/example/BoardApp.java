@@ -2,12 +2,15 @@ package io.runnel.example;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
+import io.runnel.sync.channel.ChannelBus;
+import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.wire.Nullable;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -97,8 +100,10 @@ public final class BoardApp implements AutoCloseable {
       int port) {
     DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
     BoardPage page = BoardPage.load();
+    // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
+    ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
     return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
-        .authenticator(JwtAuthenticator.hs256(secret).build())
+        .channelBus(channels).authenticator(JwtAuthenticator.hs256(secret).build())
         .routing(signIn::routes).routing(page::routes)
         .listen("0.0.0.0", port).build();
   }

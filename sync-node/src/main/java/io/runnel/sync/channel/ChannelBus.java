@@ -6,8 +6,9 @@ import java.util.function.Consumer;
 /**
  * The seam between a node's {@link ChannelHub} and the other nodes: the hub delivers to its own sockets itself,
  * publishes each event and presence change here for the others, and listens here, per topic it holds, for theirs.
- * {@link #local()} is the bus of a node that runs alone. A bus across nodes carries a topic's messages on
- * {@link #subject(String)}, in publish order per topic; delivery is at most once.
+ * {@link #local()} is the bus of a node that runs alone; {@link TransportChannelBus} one over a bus transport. A
+ * bus across nodes carries a topic's messages on {@link #subject(String)}, in publish order per topic; delivery is
+ * at most once.
  */
 public interface ChannelBus extends AutoCloseable {
 
@@ -29,7 +30,7 @@ public interface ChannelBus extends AutoCloseable {
 
   /**
    * Tells the other nodes {@code message}; it never blocks on them, and a message that cannot be sent is lost
-   * (events are at most once; presence is repaired by the bus's own liveness rules).
+   * (events are at most once; presence is repaired by the hubs announcing their seats again, {@link ChannelHub}).
    */
   void publish(ChannelMessage message);
 
@@ -38,6 +39,13 @@ public interface ChannelBus extends AutoCloseable {
    * the moment this returns until the returned stop runs. The hub listens while the node holds the topic.
    */
   Runnable listen(String topic, Consumer<ChannelMessage> handler);
+
+  /**
+   * Registers {@code listener}, run after the bus comes back from a disconnection (messages may have been lost
+   * meanwhile: the hub announces its seats again and asks for the others'). A bus that never disconnects never
+   * runs it.
+   */
+  default void onReconnect(Runnable listener) {}
 
   /** Stops every listener. */
   @Override

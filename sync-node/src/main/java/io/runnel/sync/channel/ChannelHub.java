@@ -39,6 +39,12 @@ import java.util.concurrent.atomic.LongAdder;
  * that the node can still replay gets the frames it missed after its roster, any other join of a records topic gets
  * {@code gap}; a member whose records frame was dropped gets {@code gap} once its queue drains.
  *
+ * <p>Across nodes ({@link ChannelBus}): events and seat changes are published for the other nodes, and theirs are
+ * applied here. A node that starts holding a topic asks the others for their seats; every node announces its own
+ * seats again every third of the presence TTL ({@link ChannelLimits#presenceTtlMs()}), and another node's seat not
+ * announced within the TTL leaves (its node died without a goodbye); after a bus reconnect (a gap) the hub
+ * announces its seats and asks again.
+ *
  * <p>Locks: a socket's own state, then a topic's; never the other way round.
  */
 public final class ChannelHub implements AutoCloseable {
@@ -68,6 +74,8 @@ public final class ChannelHub implements AutoCloseable {
   private final String nodeId;
   private final Clock clock;
   private final long silenceMs;
+  private final long presenceTtlMs;
+  private volatile long announcedAt;
   private final ChannelLimits limits;
   private final ChannelBus bus;
   private final Ticker ticker;
@@ -86,11 +94,14 @@ public final class ChannelHub implements AutoCloseable {
     this.clock = b.clock;
     this.silenceMs = HEARTBEATS_BEFORE_LEAVE * b.heartbeat.toMillis();
     this.limits = b.limits;
+    this.presenceTtlMs = b.limits.presenceTtlMs();
+    this.announcedAt = b.clock.millis();
     this.bus = b.bus;
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
     this.gate = new EventGate(b.limits);
     this.router = new RecordsRouter(declarations, topics);
+    bus.onReconnect(this::reconnected);
   }
 
   /** A builder; the declarations are required. */
@@ -168,7 +179,9 @@ public final class ChannelHub implements AutoCloseable {
       resolved.admit(member.actor(), "joining");
       // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
       // and the topic stops listening with its last claim.
-      claimed.listen(bus, this::remote);
+      if (claimed.listen(bus, this::remote)) {
+        bus.publish(new ChannelMessage.RosterRequest(nodeId, topic));
+      }
       joined = commit(held, claimed, cursor, presence, now);
     } finally {
       if (!joined) {
@@ -300,24 +313,49 @@ public final class ChannelHub implements AutoCloseable {
       return;
     }
     Topic topic = topics.get(message.topic());
-    if (topic != null) {
-      topic.remote(message);
+    if (topic == null) {
+      return;
+    }
+    if (message instanceof ChannelMessage.RosterRequest) {
+      announce(topic);
+    } else {
+      topic.remote(message, clock.millis());
+    }
+  }
+
+  /** Publishes this node's seats of {@code topic} again, for the other nodes (a request, or their refresh). */
+  private void announce(Topic topic) {
+    for (PresenceRoster.LocalSeat s : topic.localSeats()) {
+      bus.publish(new ChannelMessage.Seated(nodeId, topic.name(), s.seat(), s.key(), s.meta(), s.since()));
+    }
+  }
+
+  /** The bus came back from a gap: announce this node's seats and ask the others for theirs again. */
+  private void reconnected() {
+    for (Topic topic : topics.all()) {
+      announce(topic);
+      bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
     }
   }
 
   /**
-   * The timed work, by the hub's clock: seats not heard for three heartbeats leave, and each topic's coalesced
-   * diff goes out when due. The ticker calls it every 50 ms.
+   * The timed work, by the hub's clock: seats not heard for three heartbeats leave, other nodes' seats not
+   * announced within the presence TTL leave, each topic's coalesced diff goes out when due, and every third of the
+   * TTL this node announces its seats again. The ticker calls it every 50 ms.
    */
   void tick() {
     long now = clock.millis();
     List<ChannelMessage> left = new ArrayList<>();
     for (Topic topic : topics.all()) {
-      for (String seat : topic.tick(now, now - silenceMs)) {
+      for (String seat : topic.tick(now, now - silenceMs, now - presenceTtlMs)) {
         left.add(new ChannelMessage.Unseated(nodeId, topic.name(), seat));
       }
     }
     left.forEach(bus::publish);
+    if (now - announcedAt >= presenceTtlMs / 3) {
+      announcedAt = now;
+      topics.all().forEach(this::announce);
+    }
     gate.sweep(now);
   }
 

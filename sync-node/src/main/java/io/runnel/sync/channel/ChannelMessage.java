@@ -7,9 +7,11 @@ import java.util.Objects;
 /**
  * What one node tells the others about a topic over the {@link ChannelBus}: an event to deliver, or a presence seat
  * that joined, changed its meta or left. A seat is one socket's place in a roster, {@code <node id>/<socket id>},
- * so seats of one actor on several nodes never collide.
+ * so seats of one actor on several nodes never collide. A node that starts holding a topic asks the others for
+ * their seats ({@link RosterRequest}), and each answers with its {@link Seated} messages again.
  */
-public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMessage.Seated, ChannelMessage.Unseated {
+public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMessage.Seated, ChannelMessage.Unseated,
+    ChannelMessage.RosterRequest {
 
   /** The id of the node that published the message (a node ignores its own). */
   String origin();
@@ -70,6 +72,21 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(seat, "seat");
+    }
+  }
+
+  /**
+   * A node started holding a topic (or came back from a bus gap) and asks every other node holding it to publish
+   * its seats of the topic again, as {@link Seated} messages.
+   *
+   * @param origin the asking node
+   * @param topic the topic
+   */
+  record RosterRequest(String origin, String topic) implements ChannelMessage {
+    /** @throws NullPointerException for a missing part */
+    public RosterRequest {
+      Objects.requireNonNull(origin, "origin");
+      Objects.requireNonNull(topic, "topic");
     }
   }
 }

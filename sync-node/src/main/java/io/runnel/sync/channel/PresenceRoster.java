@@ -109,11 +109,28 @@ final class PresenceRoster {
     return s.key();
   }
 
-  /** This node's seats last heard before {@code before} (epoch ms). */
-  List<String> silentSince(long before) {
+  /** One of this node's seats as the other nodes are told of it. */
+  record LocalSeat(String seat, String key, JsonObject meta, long since) {}
+
+  /** This node's seats, to announce to the other nodes. */
+  List<LocalSeat> localSeats() {
+    List<LocalSeat> out = new ArrayList<>();
+    seats.forEach((id, s) -> {
+      if (s.local()) {
+        out.add(new LocalSeat(id, s.key(), s.meta(), s.since()));
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The seats last heard before {@code before} (epoch ms): this node's when {@code local}, else the other nodes'
+   * (heard when their node announced them).
+   */
+  List<String> silentSince(long before, boolean local) {
     List<String> out = new ArrayList<>();
     seats.forEach((id, s) -> {
-      if (s.local() && s.heardAt() < before) {
+      if (s.local() == local && s.heardAt() < before) {
         out.add(id);
       }
     });

@@ -98,11 +98,17 @@ final class Topic {
     return resolved.topic();
   }
 
-  /** Listens on {@code bus} for other nodes' messages of this topic, unless already listening or closed. */
-  synchronized void listen(ChannelBus bus, Consumer<ChannelMessage> handler) {
+  /**
+   * Listens on {@code bus} for other nodes' messages of this topic, unless already listening or closed.
+   *
+   * @return true when it started listening now (the node is to ask the others for their seats)
+   */
+  synchronized boolean listen(ChannelBus bus, Consumer<ChannelMessage> handler) {
     if (listening == null && !closed) {
       listening = bus.listen(name(), handler);
+      return true;
     }
+    return false;
   }
 
   /** Whether the channel carries records. */
@@ -224,20 +230,29 @@ final class Topic {
     return true;
   }
 
-  /** Applies another node's message: delivers an event, or seats or unseats a remote seat. */
-  synchronized void remote(ChannelMessage message) {
+  /**
+   * Applies another node's message, received at {@code now}: delivers an event, or seats (or hears again) or unseats
+   * a remote seat. A roster request is the hub's to answer.
+   */
+  synchronized void remote(ChannelMessage message, long now) {
     switch (message) {
       case ChannelMessage.Event e ->
           deliver(FrameCodec.encode(new OutboundFrame.Event(e.topic(), e.event(), e.payload())));
       case ChannelMessage.Seated s ->
-          change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), s.since(), false));
+          change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), now, false));
       case ChannelMessage.Unseated u -> {
         String key = roster.keyOf(u.seat());
         if (key != null) {
           change(key, () -> roster.unseat(u.seat()));
         }
       }
+      case ChannelMessage.RosterRequest r -> { }
     }
+  }
+
+  /** This node's seats in the roster, to announce to the other nodes. */
+  synchronized List<PresenceRoster.LocalSeat> localSeats() {
+    return roster.localSeats();
   }
 
   /**
@@ -272,21 +287,26 @@ final class Topic {
   }
 
   /**
-   * Timed work: unseats this node's seats not heard since {@code silentBefore}, then sends the coalesced diff when
-   * one is due at {@code now}.
+   * Timed work: unseats this node's seats not heard since {@code silentBefore} and the other nodes' seats not
+   * announced since {@code staleBefore}, then sends the coalesced diff when one is due at {@code now}.
    *
-   * @return the seats unseated (the other nodes are to be told)
+   * @return this node's seats unseated (the other nodes are to be told)
    */
-  synchronized List<String> tick(long now, long silentBefore) {
-    List<String> silent = roster.silentSince(silentBefore);
-    for (String seat : silent) {
-      String key = Objects.requireNonNull(roster.keyOf(seat));
-      change(key, () -> roster.unseat(seat));
-    }
+  synchronized List<String> tick(long now, long silentBefore, long staleBefore) {
+    List<String> silent = roster.silentSince(silentBefore, true);
+    unseatAll(silent);
+    unseatAll(roster.silentSince(staleBefore, false));
     if (!dirty.isEmpty() && now - flushedAt >= DIFF_INTERVAL_MS) {
       flush(now);
     }
     return silent;
+  }
+
+  private void unseatAll(List<String> seats) {
+    for (String seat : seats) {
+      String key = Objects.requireNonNull(roster.keyOf(seat));
+      change(key, () -> roster.unseat(seat));
+    }
   }
 
   /** Runs {@code mutation} on the roster, marking {@code key} dirty when its member changed; true when it did. */
