@@ -147,8 +147,10 @@ class ChannelHubTest {
         () -> assertEquals(adaEvent, bobEvent, "once on the other node"),
         () -> assertEquals(List.of("{\"t\":\"presence-diff\",\"topic\":\"room.x\",\"joins\":[],\"leaves\":[\"ada\"],"
             + "\"total\":1}"), bobHearsAdaLeave, "a close on one node is a leave on the other"),
-        () -> assertEquals(List.of(ChannelMessage.Seated.class, ChannelMessage.Seated.class,
-            ChannelMessage.Event.class, ChannelMessage.Unseated.class),
+        () -> assertEquals(List.of(
+            ChannelMessage.RosterRequest.class, ChannelMessage.Seated.class, // two holds room.x, asks, seats bob
+            ChannelMessage.RosterRequest.class, ChannelMessage.Seated.class, // one holds it, asks; two answers: bob
+            ChannelMessage.Seated.class, ChannelMessage.Event.class, ChannelMessage.Unseated.class), // ada, cy, ada
             bus.published.stream().map(m -> (Class<?>) m.getClass()).toList()));
   }
 
