@@ -70,6 +70,39 @@ export interface Handle {
   release(): void;
 }
 
+/**
+ * A channel's state: joining until its first join goes out; catching-up while a records channel re-reads what it
+ * missed; live; offline while the socket is down (it re-joins by itself); failed (with why) when refused, for good.
+ */
+export type ChannelState =
+  | { state: 'joining' | 'catching-up' | 'live' | 'offline'; error?: undefined }
+  | { state: 'failed'; error: RunnelError };
+
+/** A member of a channel's roster: its key (the actor's), the meta it announced, since when (ms since 1970). */
+export interface PresenceMember {
+  key: string;
+  meta: { [name: string]: any };
+  since: number;
+}
+
+/** A channel's roster: at most 256 members listed, total counting all of them. */
+export interface Roster {
+  members: PresenceMember[];
+  total: number;
+}
+
+/**
+ * channel's options: presence is the page's meta to announce (none: the page watches without being listed);
+ * onEvent hears each broadcast event (at most once); onState and onPresence hear the state and the roster now and
+ * at every change.
+ */
+export interface ChannelOptions {
+  presence?: { [name: string]: any };
+  onEvent?: (event: string, payload: unknown) => void;
+  onState?: (state: ChannelState) => void;
+  onPresence?: (roster: Roster) => void;
+}
+
 /** Gives a bearer token, or null for the session cookie; refresh is true when the last token was refused. */
 export type CredentialsFunction = (request: { refresh: boolean }) =>
   string | null | undefined | Promise<string | null | undefined>;
@@ -98,6 +131,8 @@ export interface RunnelClient {
   outbox(onChange: (state: OutboxState) => void): Handle;
   /** onError hears each error tied to no call (a write the store refused, a frame the node sent wrong). */
   errors(onError: (error: RunnelError) => void): Handle;
+  /** Joins channel name's topic for params (a text value per param); release() leaves. Records go into the store. */
+  channel(name: string, params: { [param: string]: string }, options?: ChannelOptions): Handle;
   /** Forgets failed write writeId once the page has shown it. */
   dismiss(writeId: string): void;
   /** Closes the socket and stops reconnecting; queued writes stay stored for the next page. */

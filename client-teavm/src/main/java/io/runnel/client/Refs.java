@@ -1,5 +1,8 @@
 package io.runnel.client;
 
+import io.runnel.client.channel.ChannelHub;
+import io.runnel.client.channel.Channels;
+import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
@@ -12,14 +15,17 @@ import java.util.Objects;
 
 /**
  * The app's client-safe declarations that a bundle carries, by name: entities (to read records), query refs (to
- * encode inputs and place optimistic records) and mutator refs (so {@code mutate("likePost", …)} finds the local
- * twin). An app's bundle fills one at start; the runtime alone has an empty one.
+ * encode inputs and place optimistic records), mutator refs (so {@code mutate("likePost", …)} finds the local
+ * twin) and channel refs (so {@code channel("org", …)} finds the topic's params and catch-up query). An app's bundle
+ * fills one at start; the runtime alone has an empty one.
  */
 public final class Refs {
 
   private final Map<String, EntityRef> entities = new LinkedHashMap<>();
   private final Map<String, QueryRef<?>> queries = new LinkedHashMap<>();
   private final Map<String, MutatorRef<?>> mutators = new LinkedHashMap<>();
+  private final Map<String, ChannelRef> channels = new LinkedHashMap<>();
+  private ChannelHub.@Nullable Factory hubs;
 
   /**
    * Registers an entity.
@@ -51,6 +57,25 @@ public final class Refs {
     return this;
   }
 
+  /**
+   * Registers a channel ref. The first one also brings the client's channel support: a bundle whose app registers
+   * no channel links none of it.
+   *
+   * @throws IllegalArgumentException when another channel of that name is registered
+   */
+  public Refs channel(ChannelRef channel) {
+    put(channels, channel.name(), Objects.requireNonNull(channel, "channel"), "channel");
+    if (hubs == null) {
+      hubs = Channels.factory();
+    }
+    return this;
+  }
+
+  /** What makes the page's channel hub, or null when no channel is registered. */
+  ChannelHub.@Nullable Factory hubs() {
+    return hubs;
+  }
+
   private static <T> void put(Map<String, T> map, String name, T ref, String kind) {
     T old = map.get(name);
     if (old != null && old != ref) {
@@ -74,6 +99,11 @@ public final class Refs {
     return mutators.get(name);
   }
 
+  /** The channel named {@code name}, or null. */
+  public @Nullable ChannelRef channel(String name) {
+    return channels.get(name);
+  }
+
   /** The registered entities, in registration order. */
   public List<EntityRef> entities() {
     return List.copyOf(new ArrayList<>(entities.values()));
@@ -87,5 +117,10 @@ public final class Refs {
   /** The registered mutators, in registration order. */
   public List<MutatorRef<?>> mutators() {
     return List.copyOf(new ArrayList<>(mutators.values()));
+  }
+
+  /** The registered channels, in registration order. */
+  public List<ChannelRef> channels() {
+    return List.copyOf(new ArrayList<>(channels.values()));
   }
 }

@@ -1,10 +1,15 @@
 package io.runnel.client;
 
+import io.runnel.client.channel.Channel;
+import io.runnel.client.channel.ChannelHub;
+import io.runnel.client.channel.ChannelListener;
+import io.runnel.client.channel.Roster;
 import io.runnel.client.live.LiveClient;
 import io.runnel.client.live.LiveQuery;
 import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
 import io.runnel.client.live.SyncEndpoint;
+import io.runnel.client.live.TopicFrames;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Mutation;
 import io.runnel.client.outbox.MutatorRegistry;
@@ -22,6 +27,7 @@ import io.runnel.client.port.SocketPort;
 import io.runnel.client.port.Tabs;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Actor;
+import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
@@ -29,16 +35,19 @@ import io.runnel.dsl.Row;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonLimits;
+import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
- * The page's client, its one entry ({@code DSL.md}, "The app's client bundle"): live queries, mutations, the
- * connection and the outbox over one {@link RecordStore}, one {@link LiveClient} and one {@link Outbox}.
+ * The page's client, its one entry ({@code DSL.md}, "The app's client bundle"): live queries, channels, mutations,
+ * the connection and the outbox over one {@link RecordStore}, one {@link LiveClient} with its {@link ChannelHub}, and
+ * one {@link Outbox}. The hub exists only when the refs register a channel ({@link Refs#channel(ChannelRef)}).
  *
  * <p>Design: it composes, it does not decide. The live client's connection state goes to the outbox (a pass is cut
  * when its connection drops, a new one starts online); the outbox asks the live client to beat soon after an answer,
@@ -61,6 +70,7 @@ public final class RunnelClient {
   private final DurableStore durable;
   private final RecordStore store;
   private final LiveClient live;
+  private final @Nullable ChannelHub channels;
   private final Outbox outbox;
   private final Listeners<ConnectionState> connection = new Listeners<>();
   private final Listeners<RunnelException> errors = new Listeners<>();
@@ -86,8 +96,12 @@ public final class RunnelClient {
     for (MutatorRef<?> m : refs.mutators()) {
       mutators.register(m);
     }
+    ChannelHub.Factory hubs = refs.hubs();
+    ChannelHub hub = hubs == null ? null : hubs.create(store, http, json, origin, b.credentials);
+    this.channels = hub;
     this.live = LiveClient.builder().sockets(Objects.requireNonNull(b.sockets, "sockets")).scheduler(scheduler)
-        .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).orgId(b.orgId).create();
+        .json(json).store(store).endpoint(endpoint).random(b.random).build(b.build).orgId(b.orgId)
+        .topics(hub == null ? TopicFrames.NONE : hub).create();
     this.outbox = Outbox.builder().baseUrl(origin).http(http).store(durable).json(json)
         .ids(Objects.requireNonNull(b.ids, "ids")).scheduler(scheduler).writes(store).credentials(b.credentials)
         .registry(mutators).beatSoon(live::beatSoon).tabs(b.tabs).build();
@@ -196,6 +210,68 @@ public final class RunnelClient {
 
   private <I> LiveQuery queryJson(QueryRef<I> ref, JsonValue input, Consumer<QueryView> listener) {
     return query(ref, ref.decodeInput(input, JsonLimits.INPUT_DEFAULTS), listener);
+  }
+
+  /**
+   * Opens channel {@code ref}'s topic for {@code params} (a text value per param, by name), announcing
+   * {@code presence} as the page's meta (null: none): joined now when online, else when the connection comes, again
+   * on every reconnect, and repeated with every heartbeat (refreshing the meta). {@code listener} hears the state
+   * and the roster now and at every change, and each broadcast event; a records channel's rows go into the record
+   * store. The handle's {@link Channel#release()} leaves.
+   *
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) when no channel of the ref's name is registered in the
+   *     refs, or a param is missing or not the channel's
+   */
+  public Channel channel(ChannelRef ref, Map<String, String> params, @Nullable JsonObject presence,
+      ChannelListener listener) {
+    JsonObject.Builder json = JsonObject.builder();
+    for (Map.Entry<String, String> e : params.entrySet()) {
+      json.put(e.getKey(), Objects.requireNonNull(e.getValue(), "param value"));
+    }
+    return hub(ref.name()).open(ref, json.build(), presence, listener);
+  }
+
+  /**
+   * Opens the registered channel named {@code name} with JSON {@code params} ({@code {"orgId": "acme"}}) and JSON
+   * {@code presence} meta (an object, or null for none), as a page calls it; otherwise as
+   * {@link #channel(ChannelRef, Map, JsonObject, ChannelListener)}.
+   *
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) when no registered ref has that name, the params do not
+   *     fit, or the meta is not an object
+   */
+  public Channel channel(String name, JsonValue params, @Nullable JsonValue presence, ChannelListener listener) {
+    ChannelHub hub = hub(Objects.requireNonNull(name, "name"));
+    if (!(params instanceof JsonObject p) || (presence != null && !(presence instanceof JsonObject))) {
+      throw new InputInvalidException(params instanceof JsonObject ? "presence" : "params", "must be an object",
+          "Give the params and the presence meta as JSON objects.");
+    }
+    return hub.open(refs.channel(name), p, (JsonObject) presence, listener);
+  }
+
+  private ChannelHub hub(String name) {
+    ChannelHub hub = channels;
+    if (hub == null || refs.channel(name) == null) {
+      throw new InputInvalidException("name", "names no channel this bundle registers ('" + name + "')",
+          "Register the channel's ref in the app's bundle (Refs.channel), or check the name.");
+    }
+    return hub;
+  }
+
+  /**
+   * Calls {@code listener} with the roster of channel {@code ref}'s topic for {@code params} now and after every
+   * presence change, joining the topic without announcing this page; cancelling leaves (when no other handle holds
+   * the topic).
+   *
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) when a param is missing or not the channel's
+   */
+  public Subscription presence(ChannelRef ref, Map<String, String> params, Consumer<Roster> listener) {
+    Objects.requireNonNull(listener, "listener");
+    return channel(ref, params, null, new ChannelListener() {
+      @Override
+      public void presence(Roster roster) {
+        listener.accept(roster);
+      }
+    });
   }
 
   /**

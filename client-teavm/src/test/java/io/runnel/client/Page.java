@@ -53,7 +53,9 @@ final class Page {
     Refs refs = new Refs().entity(Node.POSTS).query(Node.BY_LIKES).query(Node.BY_TITLE).query(Node.ONE_POST)
         .mutator(Node.CREATE)
         .mutator(Node.LIKE)
-        .mutator(Node.STAMP);
+        .mutator(Node.STAMP)
+        .channel(Node.ORG)
+        .channel(Node.ROOM);
     this.client = RunnelClient.builder()
         .ports(sockets, http, durable, new WireJsonPort(), ids, scheduler)
         .origin(ORIGIN).refs(refs).credentials(credentials).random(() -> 0.5).build("test").tabs(tabs)

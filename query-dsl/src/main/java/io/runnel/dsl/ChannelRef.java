@@ -4,6 +4,7 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
+import io.runnel.wire.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,7 +50,8 @@ public final class ChannelRef {
         throw invalid("Param '" + p + "' of channel '" + name + "' is not a valid name.",
             "Use letters, digits and underscores, starting with a letter.");
       }
-      if (list.contains(p)) {
+      // indexOf, not contains: in a TeaVM bundle List.contains calls equals on every class any list holds.
+      if (list.indexOf(p) >= 0) {
         throw invalid("Param '" + p + "' of channel '" + name + "' is repeated.", "Name each param once.");
       }
       list.add(p);
@@ -84,8 +86,9 @@ public final class ChannelRef {
    */
   public String topic(String... values) {
     if (values.length != params.size()) {
-      throw new IllegalArgumentException("Channel '" + name + "' takes " + params.size() + " params " + params
-          + ", not " + values.length);
+      // Texts.list, not the list itself: concatenating an Object links every class's toString into a bundle.
+      throw new IllegalArgumentException("Channel '" + name + "' takes " + params.size() + " params "
+          + Texts.list(params) + ", not " + values.length);
     }
     StringBuilder t = new StringBuilder(name);
     for (String v : values) {

@@ -14,20 +14,42 @@ public final class PercentEncoding {
 
   private PercentEncoding() {}
 
-  /** The encoded form of {@code value}. */
+  /**
+   * The encoded form of {@code value}. A lone surrogate is encoded as {@code ?} ({@code %3F}), as Java's UTF-8
+   * encoder replaces it. The UTF-8 bytes are made here, not with {@code getBytes}: in a TeaVM bundle Java's charset
+   * encoder is several kilobytes of classes.
+   */
   public static String encode(String value) {
     StringBuilder out = new StringBuilder(value.length());
-    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
+    for (int i = 0; i < value.length(); i++) {
+      int c = value.charAt(i);
+      if (c >= 0xd800 && c <= 0xdfff) {
+        char next = i + 1 < value.length() ? value.charAt(i + 1) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+        } else {
+          c = '?';
+        }
+      }
       boolean unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
           || c == '-' || c == '_' || c == '~';
       if (unreserved) {
         out.append((char) c);
-      } else {
-        out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+        continue;
+      }
+      // n bytes: a lead byte of n high one bits (none for one byte), then 6 bits a byte.
+      int n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      escape(out, (n == 1 ? 0 : 0xff00 >> n & 0xff) | c >> 6 * (n - 1));
+      for (int k = n - 2; k >= 0; k--) {
+        escape(out, 0x80 | (c >> 6 * k & 0x3f));
       }
     }
     return out.toString();
+  }
+
+  private static void escape(StringBuilder out, int b) {
+    out.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
   }
 
   /**

@@ -25,6 +25,9 @@ import org.teavm.jso.JSObject;
  * const { writeId, result, error } = await runnel.mutate('likePost', { postId });
  * const post = runnel.record('posts', postId, ({ record, error }) => show(…));
  * runnel.connection(({ state, reconnectAt }) => …);   runnel.outbox(({ pending, failed }) => …);
+ * const org = runnel.channel('org', { orgId: 'acme' }, { presence: { name: 'Ada' }, onEvent: (event, payload) => …,
+ *     onState: ({ state, error }) => …, onPresence: ({ members, total }) => … });
+ * org.release();
  * feed.release();   runnel.close();
  * }</pre>
  */
@@ -100,6 +103,18 @@ public final class JsClient {
   @JSExport
   public Handle errors(Callback onError) {
     return new Handle(page.errors(new Relay(onError)));
+  }
+
+  /**
+   * Opens the registered channel {@code name} with {@code params} ({@code {orgId: 'acme'}}); {@code options}
+   * (optional): {@code presence}, the page's meta to announce; {@code onEvent(event, payload)} for each broadcast;
+   * {@code onState} hears {@code {state, error?}} and {@code onPresence} the roster {@code {members, total}} now and
+   * at every change. The handle's {@code release()} leaves.
+   */
+  @JSExport
+  public Handle channel(String name, JSObject params, JSObject options) {
+    return new Handle(page.channel(name, stringify(params), presence(options), new Relay(listener(options, "onState")),
+        new Relay(onEvent(options)), new Relay(listener(options, "onPresence"))));
   }
 
   /** Forgets failed write {@code writeId}. */
@@ -185,6 +200,17 @@ public final class JsClient {
       + " done(token === null || token === undefined ? null : String(token)); },"
       + " function() { done(null); });")
   private static native void callCredentials(JSObject f, boolean refresh, TokenCallback done);
+
+  @JSBody(params = "o", script = "return o && o.presence !== undefined && o.presence !== null"
+      + " ? JSON.stringify(o.presence) : null;")
+  private static native @Nullable String presence(JSObject o);
+
+  @JSBody(params = {"o", "name"}, script = "return o && typeof o[name] === 'function' ? o[name] : function() {};")
+  private static native Callback listener(JSObject o, String name);
+
+  @JSBody(params = "o", script = "var fn = o && typeof o.onEvent === 'function' ? o.onEvent : null;"
+      + " return function(ev) { if (fn) { fn(ev.event, ev.payload); } };")
+  private static native Callback onEvent(JSObject o);
 
   @JSBody(params = "v", script = "return JSON.stringify(v === undefined ? null : v);")
   private static native String stringify(JSObject v);

@@ -3,6 +3,10 @@ package io.runnel.client.bundle;
 import io.runnel.client.ConnectionState;
 import io.runnel.client.Refs;
 import io.runnel.client.RunnelClient;
+import io.runnel.client.channel.ChannelListener;
+import io.runnel.client.channel.ChannelState;
+import io.runnel.client.channel.Roster;
+import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.live.LiveQuery;
 import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
@@ -19,6 +23,7 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +37,9 @@ import java.util.function.Consumer;
  * protocol's codes. The bundles' entry classes wrap it for JavaScript ({@code io.runnel.client.browser.JsClient}).
  */
 public final class PageClient {
+
+  /** What a call refused at once answers: cancelling it does nothing. */
+  private static final Subscription NOTHING = () -> { };
 
   private final RunnelClient client;
   private final Refs refs;
@@ -100,7 +108,27 @@ public final class PageClient {
     } catch (RunnelException e) {
       onRecord.accept(json.write(JsonObject.builder().put("type", type).put("key", key).put("record", JsonNull.NULL)
           .put("error", e.toJson()).build()));
-      return () -> { };
+      return NOTHING;
+    }
+  }
+
+  /**
+   * Opens the registered channel named {@code name} with JSON {@code params} ({@code {"orgId": "acme"}}), announcing
+   * JSON {@code presence} (an object) as the page's meta, or none when null. {@code onState} hears {@code {"state":
+   * "joining"|"catching-up"|"live"|"offline"|"failed", "error"?}} and {@code onRoster} {@code {"members": [{"key",
+   * "meta", "since"}], "total"}} now and at every change, {@code onEvent} hears {@code {"event", "payload"}} for each
+   * broadcast; cancelling the subscription leaves. It never throws: a channel the bundle does not know, params that
+   * do not fit or a meta that is not an object are one failed state, and nothing is sent.
+   */
+  public Subscription channel(String name, String params, @Nullable String presence, Consumer<String> onState,
+      Consumer<String> onEvent, Consumer<String> onRoster) {
+    ChannelRelay relay = new ChannelRelay(json, Objects.requireNonNull(onState, "onState"),
+        Objects.requireNonNull(onEvent, "onEvent"), Objects.requireNonNull(onRoster, "onRoster"));
+    try {
+      return client.channel(name, json.parse(params), presence == null ? null : json.parse(presence), relay);
+    } catch (RunnelException e) {
+      onState.accept(json.write(JsonObject.builder().put("state", "failed").put("error", e.toJson()).build()));
+      return NOTHING;
     }
   }
 
@@ -152,6 +180,48 @@ public final class PageClient {
           .put("record", type == null ? JsonNull.NULL : type.rowToJson(r.row())).build());
     }
     return b.put("records", new JsonArray(records)).build();
+  }
+
+  /** Hands a channel's states, events and rosters to the page as JSON text: one class for every channel. */
+  private static final class ChannelRelay implements ChannelListener {
+    private final JsonPort json;
+    private final Consumer<String> onState;
+    private final Consumer<String> onEvent;
+    private final Consumer<String> onRoster;
+
+    ChannelRelay(JsonPort json, Consumer<String> onState, Consumer<String> onEvent, Consumer<String> onRoster) {
+      this.json = json;
+      this.onState = onState;
+      this.onEvent = onEvent;
+      this.onRoster = onRoster;
+    }
+
+    @Override
+    public void presence(Roster roster) {
+      List<JsonValue> members = new ArrayList<>(roster.members().size());
+      for (ServerFrame.Member m : roster.members()) {
+        members.add(JsonObject.builder().put("key", m.key()).put("meta", m.meta()).put("since", m.since()).build());
+      }
+      onRoster.accept(json.write(JsonObject.builder().put("members", new JsonArray(members))
+          .put("total", roster.total()).build()));
+    }
+
+    @Override
+    public void state(ChannelState state) {
+      // instanceof, not a pattern switch: TeaVM writes a type switch out at length.
+      JsonObject.Builder b = JsonObject.builder().put("state", state instanceof ChannelState.Joining ? "joining"
+          : state instanceof ChannelState.CatchingUp ? "catching-up" : state instanceof ChannelState.Live ? "live"
+          : state instanceof ChannelState.Offline ? "offline" : "failed");
+      if (state instanceof ChannelState.Failed f) {
+        b.put("error", error(f.code(), f.cause(), f.fix()));
+      }
+      onState.accept(json.write(b.build()));
+    }
+
+    @Override
+    public void event(String event, JsonValue payload) {
+      onEvent.accept(json.write(JsonObject.builder().put("event", event).put("payload", payload).build()));
+    }
   }
 
   private String failedView(JsonValue error) {

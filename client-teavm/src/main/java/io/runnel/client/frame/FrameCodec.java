@@ -63,6 +63,16 @@ public final class FrameCodec {
     }
   }
 
+  /**
+   * Decodes the 200 body of a read over HTTP, {@code { "records": [Record…], "lsn" }}.
+   *
+   * @throws FrameInvalidException when a member is missing or of the wrong type (the cause names it)
+   */
+  public static ReadAnswer readAnswer(JsonValue json) {
+    Members m = Members.of(json, "read");
+    return new ReadAnswer(records(m.array("records"), m.path("records")), m.lsn("lsn"));
+  }
+
   /** Encodes one client frame. */
   public static JsonObject encode(ClientFrame frame) {
     JsonObject.Builder b = JsonObject.builder();

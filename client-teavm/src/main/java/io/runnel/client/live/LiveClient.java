@@ -259,6 +259,7 @@ public final class LiveClient {
     for (LiveQuery q : queries.values()) {
       q.unsynced();
     }
+    topics.offline();
   }
 
   private final class Listener implements SocketPort.Listener {
@@ -353,6 +354,7 @@ public final class LiveClient {
           for (LiveQuery q : queries.values()) {
             q.reset();
           }
+          topics.cleared();
         });
       }
       for (LiveQuery q : queries.values()) {
@@ -403,7 +405,7 @@ public final class LiveClient {
         return false;
       }
     }
-    return true;
+    return topics.synced();
   }
 
   private Actor principal() {
@@ -438,6 +440,7 @@ public final class LiveClient {
     cancel(beat);
     beat = scheduler.schedule(heartbeatMs, () -> {
       sendHello();
+      topics.beat();
       scheduleBeat();
     });
   }

@@ -10,11 +10,12 @@ import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 
 /**
- * What one mutator call's outcome means for its outbox entry, per {@code PROTOCOL.md} ("Retry or refusal"): a 2xx
- * applied it; a network failure, 401, 408, 409 {@code X_IDEMPOTENCY_IN_FLIGHT}, 429 and every 5xx mean "try again
- * later with the same key"; every other answer fails the entry.
+ * What one call's outcome means, per {@code PROTOCOL.md} ("Retry or refusal"): for a mutator call's outbox entry,
+ * and for a channel's catch-up read. A 2xx applied it; a network failure, 401, 408, 409
+ * {@code X_IDEMPOTENCY_IN_FLIGHT}, 429 and every 5xx mean "try again later (with the same key)"; every other answer
+ * is a refusal.
  */
-sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Refused {
+public sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Refused {
 
   /**
    * The node ran (or had run) the call.
@@ -22,8 +23,10 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
    * @param result the answer's {@code result}
    * @param write the write digest, or null when the body lacked it
    * @param lsn the answer's LSN, or null when the body lacked it
+   * @param body the whole body, or null when it was not a JSON object (a read's answer is read from it)
    */
-  record Applied(JsonValue result, @Nullable String write, @Nullable String lsn) implements Verdict {}
+  record Applied(JsonValue result, @Nullable String write, @Nullable String lsn, @Nullable JsonObject body)
+      implements Verdict {}
 
   /**
    * Try again later under the same key.
@@ -41,7 +44,7 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
   record Refused(MutationError error) implements Verdict {}
 
   /** Classifies {@code outcome}, reading bodies through {@code json}. */
-  static Verdict of(HttpPort.Outcome outcome, JsonPort json) {
+  public static Verdict of(HttpPort.Outcome outcome, JsonPort json) {
     return switch (outcome) {
       case HttpPort.NetworkFailed failed -> new RetryLater(0, false);
       case HttpPort.Answered a -> of(a.status(), object(a.body(), json), a.retryAfterSeconds());
@@ -58,7 +61,7 @@ sealed interface Verdict permits Verdict.Applied, Verdict.RetryLater, Verdict.Re
     long retryAfter = retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 0;
     if (status >= 200 && status < 300) {
       JsonValue result = body == null ? null : body.get("result");
-      return new Applied(result == null ? JsonNull.NULL : result, text(body, "write"), text(body, "lsn"));
+      return new Applied(result == null ? JsonNull.NULL : result, text(body, "write"), text(body, "lsn"), body);
     }
     if (status == 401) {
       return new RetryLater(retryAfter, true);

@@ -112,4 +112,45 @@ class PageClientTest {
         () -> assertTrue(refused.get(0).startsWith("{\"type\":\"comments\",\"key\":\"c1\",\"record\":null,"
             + "\"error\":{\"code\":\"X_INPUT_INVALID\",\"cause\":\"Field 'type' names no entity"), refused.get(0)));
   }
+
+  @Test
+  void aChannelInABundleThatDeclaresNoneIsOneFailedStateWithNothingThrownOrSent() {
+    List<String> states = new ArrayList<>();
+    page.connect();
+    FakeSockets.Socket node = online();
+    page.channel("room", "{\"id\":\"r1\"}", null, states::add, e -> { }, r -> { }).cancel();
+    assertAll(
+        () -> assertEquals(1, states.size()),
+        () -> assertTrue(states.get(0).startsWith("{\"state\":\"failed\",\"error\":{\"code\":\"X_INPUT_INVALID\""),
+            states.get(0)),
+        () -> assertEquals(List.of("hello"), node.kinds(), "nothing sent"));
+  }
+
+  @Test
+  void aChannelsStatesEventsAndRosterAreHeardAsJson() {
+    Refs withRoom = new Refs().entity(Node.POSTS).channel(Node.ROOM);
+    PageClient page = new PageClient(RunnelClient.builder()
+        .ports(sockets, http, new MapStore(), new WireJsonPort(), new CountingIds(), new FakeScheduler())
+        .origin("https://app.example").refs(withRoom).random(() -> 0.5).create(), withRoom, new WireJsonPort());
+    List<String> states = new ArrayList<>();
+    List<String> events = new ArrayList<>();
+    List<String> rosters = new ArrayList<>();
+    page.connect();
+    var room = page.channel("room", "{\"id\":\"r1\"}", "{\"name\":\"Ada\"}", states::add, events::add,
+        rosters::add);
+    FakeSockets.Socket node = online();
+    node.receive(Node.presence("room.r1", 1, Node.member("u1", "Ada", 10)));
+    node.receive(Node.event("room.r1", "typing", "{\"who\":\"u1\"}"));
+    node.receive(Node.refuseTopic("room.r1", "X_FORBIDDEN"));
+    room.cancel();
+    assertAll(
+        () -> assertEquals(List.of("{\"state\":\"joining\"}", "{\"state\":\"live\"}",
+            "{\"state\":\"failed\",\"error\":{\"code\":\"X_FORBIDDEN\",\"cause\":\"Not a member.\","
+                + "\"fix\":\"Join the org.\"}}"), states),
+        () -> assertEquals(List.of("{\"event\":\"typing\",\"payload\":{\"who\":\"u1\"}}"), events),
+        () -> assertEquals(List.of("{\"members\":[],\"total\":0}",
+            "{\"members\":[{\"key\":\"u1\",\"meta\":{\"name\":\"Ada\"},\"since\":10}],\"total\":1}"), rosters),
+        () -> assertEquals("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}",
+            node.sent.get(1)));
+  }
 }

@@ -2,6 +2,7 @@ package io.runnel.client.fake;
 
 import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.port.JsonPort;
+import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
@@ -52,6 +53,12 @@ public final class Node {
   public static final MutatorRef<String> STAMP = MutatorRef.of("stamp", JsonCodec.text())
       .local((tx, in) -> tx.insert(POSTS, post(in, tx.actor().orgId() == null ? "-" : tx.actor().orgId(),
           tx.actor().isAnonymous() ? "anonymous" : tx.actor().id(), 0)));
+
+  /** An org's posts as a records channel (topic {@code org.<org>}), caught up by {@link #BY_LIKES}. */
+  public static final ChannelRef ORG = ChannelRef.of("org", "org").catchUp(BY_LIKES);
+
+  /** A room with events and presence and no records (topic {@code room.<id>}). */
+  public static final ChannelRef ROOM = ChannelRef.of("room", "id");
 
   /** The JVM's JSON as the client's port. */
   public static final JsonPort JSON = new WireJsonPort();
@@ -107,5 +114,61 @@ public final class Node {
   public static String patch(String sid, int commit, List<String> writes, String... ops) {
     return "{\"t\":\"patch\",\"sid\":\"" + sid + "\",\"ops\":[" + String.join(",", ops) + "],\"writes\":"
         + Json.write(io.runnel.wire.JsonArray.ofStrings(writes)) + ",\"cursor\":" + cursor(commit) + "}";
+  }
+
+  /** A {@code records} frame of {@code topic} at {@code commit}, writing {@code writes}. */
+  public static String records(String topic, String epoch, long seq, int commit, List<String> writes,
+      String... ops) {
+    return "{\"t\":\"records\",\"topic\":\"" + topic + "\",\"epoch\":\"" + epoch + "\",\"seq\":" + seq
+        + ",\"lsn\":\"" + lsn(commit) + "\",\"ops\":[" + String.join(",", ops) + "],\"writes\":"
+        + Json.write(io.runnel.wire.JsonArray.ofStrings(writes)) + "}";
+  }
+
+  /** A {@code records} frame of {@code topic} at {@code commit} with no writes. */
+  public static String records(String topic, String epoch, long seq, int commit, String... ops) {
+    return records(topic, epoch, seq, commit, List.of(), ops);
+  }
+
+  /** A {@code gap} frame. */
+  public static String gap(String topic, String epoch) {
+    return "{\"t\":\"gap\",\"topic\":\"" + topic + "\",\"epoch\":\"" + epoch + "\"}";
+  }
+
+  /** An {@code event} frame with a JSON {@code payload}. */
+  public static String event(String topic, String event, String payload) {
+    return "{\"t\":\"event\",\"topic\":\"" + topic + "\",\"event\":\"" + event + "\",\"payload\":"
+        + payload + "}";
+  }
+
+  /** A roster member whose meta is {@code {"name": name}}. */
+  public static String member(String key, String name, long since) {
+    return "{\"key\":\"" + key + "\",\"meta\":{\"name\":\"" + name + "\"},\"since\":" + since + "}";
+  }
+
+  /** A {@code presence} frame: the whole roster. */
+  public static String presence(String topic, long total, String... members) {
+    return "{\"t\":\"presence\",\"topic\":\"" + topic + "\",\"members\":[" + String.join(",", members)
+        + "],\"total\":" + total + "}";
+  }
+
+  /** A {@code presence-diff} frame. */
+  public static String presenceDiff(String topic, List<String> joins, List<String> leaves, long total) {
+    return "{\"t\":\"presence-diff\",\"topic\":\"" + topic + "\",\"joins\":[" + String.join(",", joins)
+        + "],\"leaves\":" + Json.write(io.runnel.wire.JsonArray.ofStrings(leaves)) + ",\"total\":" + total + "}";
+  }
+
+  /** A topic's {@code refuse}. */
+  public static String refuseTopic(String topic, String code) {
+    return "{\"t\":\"refuse\",\"topic\":\"" + topic + "\",\"code\":\"" + code
+        + "\",\"cause\":\"Not a member.\",\"fix\":\"Join the org.\"}";
+  }
+
+  /** The 200 body of a read over HTTP at {@code commit} (a position between changes) returning {@code rows}. */
+  public static String read(int commit, Row... rows) {
+    StringBuilder b = new StringBuilder("{\"records\":[");
+    for (int i = 0; i < rows.length; i++) {
+      b.append(i == 0 ? "" : ",").append(record(rows[i]));
+    }
+    return b.append("],\"lsn\":\"").append("%016x00000000".formatted(commit)).append("\"}").toString();
   }
 }

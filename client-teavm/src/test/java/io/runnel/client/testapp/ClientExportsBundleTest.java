@@ -98,18 +98,26 @@ class ClientExportsBundleTest {
   }
 
   @Test
-  void theRuntimeBundlesClientRefusesAQueryItDoesNotKnowInItsView(@TempDir Path dir) throws Exception {
+  void theRuntimeBundlesClientRefusesAQueryAndAChannelItDoesNotKnowInTheirListeners(@TempDir Path dir)
+      throws Exception {
     JsonObject out = run(dir, Path.of("target", "js", "runnel-client.js"), """
         const c = b.connect({url: 'http://localhost:8080', credentials: async ({refresh}) => 'tok'});
         c.query('liveFeed', {orgId: 'acme'}, v => log('view', v));
+        c.channel('org', {orgId: 'acme'}, {onState: s => log('channel', s), presence: {name: 'Ada'}}).release();
+        c.channel('org', {orgId: 'acme'}).release();
         await until('a ticket request', () => out.calls.length > 0);
         c.close();
         """);
     JsonObject view = (JsonObject) heard(out, "view").get(0);
+    List<JsonValue> channel = heard(out, "channel");
     List<JsonValue> calls = ((JsonArray) out.members().get("calls")).elements();
     assertAll(
         () -> assertEquals("failed", text(view, "status")),
         () -> assertEquals("X_LIVE_QUERY_UNKNOWN", text((JsonObject) view.members().get("error"), "code")),
+        () -> assertEquals(1, channel.size(), "a channel the bundle does not declare is one state: " + channel),
+        () -> assertEquals("failed", text((JsonObject) channel.get(0), "state")),
+        () -> assertEquals("X_INPUT_INVALID", text((JsonObject) ((JsonObject) channel.get(0)).members().get("error"),
+            "code")),
         () -> assertEquals("http://localhost:8080/v1/tickets", text((JsonObject) calls.get(0), "url"),
             "a bearer token from the credentials function buys the socket a ticket"));
   }
