@@ -20,10 +20,11 @@ public final class BoardBundle {
     Numbers.useInBrowser(new JsNumberText());
   }
 
-  /** The board's declarations: its entities, queries and mutators with their twins. */
+  /** The board's declarations: its entities, queries, mutators with their twins, and the channel {@code org}. */
   static final Refs REFS = new Refs().entity(Board.POSTS).entity(Board.LIKES)
       .query(Board.LIVE_FEED).query(Board.POST).query(Board.MY_LIKES)
-      .mutator(Board.CREATE_POST).mutator(Board.LIKE_POST).mutator(Board.UNLIKE_POST).mutator(Board.DELETE_POST);
+      .mutator(Board.CREATE_POST).mutator(Board.LIKE_POST).mutator(Board.UNLIKE_POST).mutator(Board.DELETE_POST)
+      .channel(Board.ORG);
 
   private BoardBundle() {}
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The board in Chromium, on the one process ({@link BoardApp}) over a real PostgreSQL and its WAL: two acme users in
  * two browser contexts see each other's posts and likes, a globex user sees neither, an UPDATE made straight in the
- * database shows on both pages, and the pages reconnect by themselves when the sync node stops and starts.
+ * database shows on both pages, the org's members see each other online and typing, and the pages reconnect by
+ * themselves when the sync node stops and starts.
  */
 @FreshDatabase
 class BoardBrowserTest {
@@ -118,6 +119,24 @@ class BoardBrowserTest {
         () -> assertThat(post(grace, "Edited in SQL")).hasCount(0),
         () -> assertEquals(1, rows("SELECT count(*) FROM posts WHERE id = '" + id + "'")),
         () -> assertEquals(1, rows("SELECT like_count FROM posts WHERE id = '" + id + "'")),
+        () -> assertEquals(List.of(), pageErrors));
+  }
+
+  @Test
+  void twoPagesOfOneOrgSeeEachOtherOnlineAndTypingAndTheOtherOrgSeesNeither() {
+    Page ada = signedIn("ada");
+    Page alan = signedIn("alan");
+    Page grace = signedIn("grace");
+    assertThat(ada.locator("#online li[data-key=alan]")).isVisible();
+    assertThat(alan.locator("#online li[data-key=ada]")).isVisible();
+    assertThat(ada.locator("#online-state")).hasAttribute("data-state", "live", patiently());
+    alan.locator("#title").pressSequentially("Hel");
+    assertThat(ada.locator("#typing")).hasText("alan is typing…");
+    assertAll(
+        () -> assertThat(grace.locator("#online li")).hasCount(1),
+        () -> assertThat(grace.locator("#online li[data-key=grace]")).isVisible(),
+        () -> assertThat(grace.locator("#typing")).isHidden(),
+        () -> assertThat(alan.locator("#typing")).isHidden(),
         () -> assertEquals(List.of(), pageErrors));
   }
 

@@ -179,6 +179,55 @@ async function start(user) {
 
   runnel.errors((e) => console.warn(e.code, e.cause, e.fix));
 
+  // The org's channel: who is online (presence) and who is typing (the event typing, at most once).
+  const typists = new Map(); // user -> when their last typing event arrived (ms)
+  function showTyping() {
+    const now = Date.now();
+    for (const [who, at] of typists) {
+      if (now - at > 3000) typists.delete(who);
+    }
+    const out = byId('typing');
+    out.hidden = typists.size === 0;
+    out.textContent = [...typists.keys()].join(', ') + (typists.size === 1 ? ' is typing…' : ' are typing…');
+  }
+  setInterval(showTyping, 1000);
+  runnel.channel('org', { orgId: org }, {
+    presence: { user },
+    onState: (state) => {
+      const out = byId('online-state');
+      out.dataset.state = state.state;
+      out.hidden = state.state === 'live';
+      out.textContent = state.state === 'failed' ? 'Presence is unavailable: ' + state.error.code + ': '
+        + state.error.cause : state.state === 'offline' ? 'Offline: presence resumes when the connection does.'
+        : 'Joining the org…';
+    },
+    onPresence: ({ members, total }) => {
+      const list = byId('online');
+      list.dataset.total = String(total);
+      list.replaceChildren(...members.map((m) => el('li', { dataset: { key: m.key },
+        textContent: (m.meta && m.meta.user) || m.key })));
+    },
+    onEvent: (event, payload) => {
+      if (event === 'typing' && payload && payload.user && payload.user !== user) {
+        typists.set(payload.user, Date.now());
+        showTyping();
+      }
+    },
+  });
+  let lastTyping = 0;
+  const typing = () => {
+    const now = Date.now();
+    if (now - lastTyping < 1000) return;
+    lastTyping = now;
+    fetch('/v1/channels/' + encodeURIComponent('org.' + org) + '/events', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token },
+      body: JSON.stringify({ event: 'typing', payload: { user } }),
+    }).catch(() => {}); // at most once: a lost typing event is fine
+  };
+  byId('title').addEventListener('input', typing);
+  byId('body').addEventListener('input', typing);
+
   const write = (mutator, input) => runnel.mutate(mutator, input);
   window.board = {
     runnel, user, org,
