@@ -12,9 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.runnel.bus.Subscription;
-import io.runnel.bus.Transport;
-import io.runnel.bus.TransportMessage;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.QueryRef;
@@ -24,6 +21,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.LossyTransport;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
@@ -48,7 +46,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,46 +94,6 @@ class RecordsChannelsTest {
       .channel(Channel.of(PINBOARD).records(PINS_ENTITY, "org").policy(Policy.memberOfParam("orgId")))
       .build();
 
-  /** The bus as the node reads it: it loses the next {@code cards} message when told to. */
-  static final class LossyTransport implements Transport {
-    final Transport bus;
-    volatile boolean loseNext;
-
-    LossyTransport(Transport bus) {
-      this.bus = bus;
-    }
-
-    @Override
-    public void publish(String subject, byte[] payload) {
-      bus.publish(subject, payload);
-    }
-
-    @Override
-    public void flush(Duration deadline) {
-      bus.flush(deadline);
-    }
-
-    @Override
-    public Subscription subscribe(String pattern, Consumer<TransportMessage> handler) {
-      return bus.subscribe(pattern, m -> {
-        if (loseNext && m.subject().endsWith(".cards")) {
-          loseNext = false;
-          return;
-        }
-        handler.accept(m);
-      });
-    }
-
-    @Override
-    public void onReconnect(Runnable listener) {
-      bus.onReconnect(listener);
-    }
-
-    @Override
-    public void close() {
-    }
-  }
-
   TestDatabase db;
   LiveFixtureAccess fixture;
   LossyTransport lossy;
@@ -154,7 +111,7 @@ class RecordsChannelsTest {
         ALTER TABLE rc_pins REPLICA IDENTITY FULL;
         """);
     fixture = LiveFixtureAccess.start(db, "records", List.of(CARDS_ENTITY, NOTES_ENTITY, PINS_ENTITY));
-    lossy = new LossyTransport(fixture.bus());
+    lossy = new LossyTransport(fixture.bus(), "cards");
     node = SyncNode.builder().declarations(DECLARATIONS).transport(lossy).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).channelTicker(new ManualTicker()).nodeId("records-node")
         .listen("127.0.0.1", 0).socketSendBuffer(8192)

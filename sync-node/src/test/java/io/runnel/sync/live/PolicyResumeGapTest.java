@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.runnel.bus.Subscription;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportMessage;
 import io.runnel.dsl.Actor;
@@ -31,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -241,52 +239,10 @@ class PolicyResumeGapTest {
     }
   }
 
-  /** The bus as the registry sees it, able to lose the next message it would deliver. */
-  static final class LossyTransport implements Transport {
-    final Transport bus;
-    volatile boolean loseNext;
-    final List<TransportMessage> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    LossyTransport(Transport bus) {
-      this.bus = bus;
-    }
-
-    @Override
-    public void publish(String subject, byte[] payload) {
-      bus.publish(subject, payload);
-    }
-
-    @Override
-    public void flush(Duration deadline) {
-      bus.flush(deadline);
-    }
-
-    @Override
-    public Subscription subscribe(String pattern, Consumer<TransportMessage> handler) {
-      return bus.subscribe(pattern, m -> {
-        if (loseNext && m.subject().endsWith(".docs")) {
-          loseNext = false;
-          return;
-        }
-        seen.add(m);
-        handler.accept(m);
-      });
-    }
-
-    @Override
-    public void onReconnect(Runnable listener) {
-      bus.onReconnect(listener);
-    }
-
-    @Override
-    public void close() {
-    }
-  }
-
   @Test
   void aSeqHoleReSnapshotsEverySubscriberCorrectlyWithNoFurtherChange() throws Exception {
     String p = prefix();
-    LossyTransport lossy = new LossyTransport(fixture.bus);
+    LossyTransport lossy = new LossyTransport(fixture.bus, "docs");
     try (LiveQueryRegistry r = registry(lossy, 64L << 20)) {
       RecordingSubscriber rec = new RecordingSubscriber();
       subscribeAndWait(r, rec, "ada", ADA, null);
@@ -309,7 +265,7 @@ class PolicyResumeGapTest {
   @Test
   void aRedeliveredChangeChangesNothingAndANewProducerCausesAReRead() throws Exception {
     String p = prefix();
-    LossyTransport lossy = new LossyTransport(fixture.bus);
+    LossyTransport lossy = new LossyTransport(fixture.bus, "docs");
     try (LiveQueryRegistry r = registry(lossy, 64L << 20)) {
       RecordingSubscriber rec = new RecordingSubscriber();
       subscribeAndWait(r, rec, "ada", ADA, null);
