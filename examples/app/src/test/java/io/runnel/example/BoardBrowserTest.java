@@ -8,16 +8,10 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import io.runnel.testing.Chromium;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,63 +20,12 @@ import org.junit.jupiter.api.Test;
  * database shows on both pages, the org's members see each other online and typing, and the pages reconnect by
  * themselves when the sync node stops and starts.
  */
-@FreshDatabase
-class BoardBrowserTest {
+class BoardBrowserTest extends BoardWorldTest {
 
-  static final double WAIT_MS = 15_000;
   static final double LIVE_MS = 2_000;
-
-  static BoardApp app;
-  static Chromium chromium;
-  static TestDatabase db;
-  static final List<String> pageErrors = new ArrayList<>();
-
-  @BeforeAll
-  static void start(TestDatabase database) throws Exception {
-    db = database;
-    app = BoardHttp.start(BoardHttp.env(database, "RUNNEL_DEV", "true"));
-    chromium = Chromium.launch();
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (chromium != null) {
-        chromium.close();
-      }
-    } finally {
-      if (app != null) {
-        app.close();
-      }
-    }
-  }
-
-  /** A new browser context with one page signed in as {@code user}, its feed ready and its socket online. */
-  static Page signedIn(String user) {
-    Page page = chromium.newContext().newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    page.onPageError(pageErrors::add);
-    page.navigate("http://127.0.0.1:" + app.port() + "/");
-    assertThat(page.locator("#sign-in")).isVisible();
-    page.locator("[data-user=" + user + "]").click();
-    assertThat(page.locator("#feed")).hasAttribute("data-status", "ready", patiently());
-    assertThat(page.locator("#connection")).hasAttribute("data-state", "online", patiently());
-    return page;
-  }
-
-  static LocatorAssertions.HasAttributeOptions patiently() {
-    return new LocatorAssertions.HasAttributeOptions().setTimeout(WAIT_MS);
-  }
 
   static Locator post(Page page, String title) {
     return page.locator("#feed li").filter(new Locator.FilterOptions().setHasText(title));
-  }
-
-  static int rows(String sql) throws Exception {
-    try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-      r.next();
-      return r.getInt(1);
-    }
   }
 
   @Test

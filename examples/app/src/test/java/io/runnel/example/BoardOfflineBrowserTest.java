@@ -8,20 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
-import com.microsoft.playwright.assertions.LocatorAssertions;
 import io.runnel.testing.Chromium;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,10 +31,7 @@ import org.junit.jupiter.api.Test;
  * ({@code net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS}), so such a page retries with its backoff for ever, even
  * after the routes are gone and the node is back.
  */
-@FreshDatabase
-class BoardOfflineBrowserTest {
-
-  static final double WAIT_MS = 15_000;
+class BoardOfflineBrowserTest extends BoardWorldTest {
 
   /**
    * Records, per post id, each like count the feed rendered ("absent" once a post rendered before is gone), in
@@ -70,31 +59,6 @@ class BoardOfflineBrowserTest {
         new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true });
       })();
       """;
-
-  static BoardApp app;
-  static Chromium chromium;
-  static TestDatabase db;
-  static final List<String> pageErrors = new ArrayList<>();
-
-  @BeforeAll
-  static void start(TestDatabase database) throws Exception {
-    db = database;
-    app = BoardHttp.start(BoardHttp.env(database, "RUNNEL_DEV", "true"));
-    chromium = Chromium.launch();
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (chromium != null) {
-        chromium.close();
-      }
-    } finally {
-      if (app != null) {
-        app.close();
-      }
-    }
-  }
 
   /**
    * A page's network as the test cuts it: while cut, every {@code /v1/} request of the page is aborted (its calls,
@@ -141,42 +105,9 @@ class BoardOfflineBrowserTest {
     }
   }
 
-  /** A new browser context with one page, its feed ready and its socket online, signed in as {@code user}. */
-  static Page signedIn(String user) {
-    return signedIn(user, chromium.newContext().newPage());
-  }
-
-  /** {@code page} (its routes and scripts already set) signed in as {@code user}, its feed ready and online. */
-  static Page signedIn(String user, Page page) {
-    page.setDefaultTimeout(WAIT_MS);
-    page.onPageError(pageErrors::add);
-    page.navigate("http://127.0.0.1:" + app.port() + "/");
-    assertThat(page.locator("#sign-in")).isVisible();
-    page.locator("[data-user=" + user + "]").click();
-    ready(page);
-    return page;
-  }
-
-  /** Waits for {@code page}'s feed to be ready and its socket online. */
-  static void ready(Page page) {
-    assertThat(page.locator("#feed")).hasAttribute("data-status", "ready", patiently());
-    assertThat(page.locator("#connection")).hasAttribute("data-state", "online", patiently());
-  }
-
-  static LocatorAssertions.HasAttributeOptions patiently() {
-    return new LocatorAssertions.HasAttributeOptions().setTimeout(WAIT_MS);
-  }
-
   /** The feed item of post {@code id} on {@code page}. */
   static Locator post(Page page, String id) {
     return page.locator("#feed li[data-id='" + id + "']");
-  }
-
-  static int rows(String sql) throws Exception {
-    try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-      r.next();
-      return r.getInt(1);
-    }
   }
 
   /** The recorder's values of each post id the page rendered. */
