@@ -130,7 +130,7 @@ public final class RunnelClient {
         remembered = last;
       }
       if (last != null && principal == null) {
-        store.actor(Actor.user(last).inOrg(orgId));
+        store.actor(actorOf(last));
         outbox.remembered(last);
       }
     });
@@ -360,9 +360,14 @@ public final class RunnelClient {
     connection.accept(state);
   }
 
+  /** The actor twins see for principal {@code id} ({@code ""} for an anonymous page), with the page's org. */
+  private Actor actorOf(String id) {
+    return id.isEmpty() ? Actor.anonymous() : Actor.user(id).inOrg(orgId);
+  }
+
   private void signIn(String actor) {
     principal = actor;
-    store.actor(actor.isEmpty() ? Actor.anonymous() : Actor.user(actor).inOrg(orgId));
+    store.actor(actorOf(actor));
     outbox.principal(actor);
   }
 

@@ -10,6 +10,7 @@ import io.runnel.client.fake.MapStore;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.port.Tabs;
 import io.runnel.dsl.Row;
+import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,23 @@ class RunnelClientActorTest {
     List<String> seen = watch(reloaded, "p2");
     reloaded.client.mutate(STAMP, "p2");
     assertEquals(List.of("none", "u1@acme"), seen, "no hello yet: the remembered actor, with the page's org");
+  }
+
+  @Test
+  void anAnonymousPageReloadedOfflineGivesItsTwinsTheAnonymousActor() {
+    Page first = page("acme");
+    first.client.connect();
+    first.online(null, 1);
+    first.client.close();
+    Page reloaded = page("acme");
+    List<RunnelException> errors = new ArrayList<>();
+    reloaded.client.errors(errors::add);
+    reloaded.client.connect();
+    List<String> seen = watch(reloaded, "p4");
+    reloaded.client.mutate(STAMP, "p4");
+    assertAll(
+        () -> assertEquals(List.of("none", "anonymous@-"), seen, "the remembered principal is the anonymous one"),
+        () -> assertEquals(List.of(), errors));
   }
 
   @Test
