@@ -94,12 +94,22 @@ class RunnelClientChannelTest {
     return room;
   }
 
-  /** Connected as u1 with channel org.acme caught up by a read at commit 2 holding p1 (A, 5 likes). */
+  /**
+   * Connected as u1 with channel org.acme caught up by a read at commit 2 holding p1 (A, 5 likes), which the node's
+   * {@code gap} (its answer to a join without a cursor) started.
+   */
   private Channel orgLive() {
+    Channel org = orgJoined();
+    page.http.open().answer(200, read(2, post("p1", "acme", "A", 5)));
+    return org;
+  }
+
+  /** Connected as u1 with channel org.acme joined without a cursor, and the node's {@code gap} answering it. */
+  private Channel orgJoined() {
     page.client.connect();
     Channel org = page.client.channel(ORG, Map.of("org", "acme"), null, listener);
     node = page.online("u1", 1);
-    page.http.open().answer(200, read(2, post("p1", "acme", "A", 5)));
+    node.receive(gap("org.acme", "e0"));
     return org;
   }
 
@@ -281,6 +291,43 @@ class RunnelClientChannelTest {
   }
 
   @Test
+  void aJoinWithoutACursorHoldsFramesAndReadsOnceWhenTheNodesGapAnswersIt() {
+    List<String> p1 = watch("p1");
+    page.client.connect();
+    page.client.channel(ORG, Map.of("org", "acme"), null, listener);
+    node = page.online("u1", 1);
+    int readsBeforeTheGap = page.http.calls.size();
+    List<String> statesBeforeTheGap = List.copyOf(states);
+    node.receive(gap("org.acme", "e1"));
+    RecordingHttp.Call read = page.http.open();
+    node.receive(records("org.acme", "e1", 1, 3, update(post("p1", "acme", "A", 6))));
+    read.answer(200, read(2, post("p1", "acme", "A", 5)));
+    page.scheduler.advance(1_000);
+    assertAll(
+        () -> assertEquals(0, readsBeforeTheGap, "no read before the node took the join"),
+        () -> assertEquals(List.of("joining", "catching-up"), statesBeforeTheGap, "frames are held meanwhile"),
+        () -> assertEquals(1, page.http.calls.size(), "one read, heartbeats included"),
+        () -> assertEquals(List.of("-", "A:6"), p1, "the read and the frame held meanwhile land as one batch"),
+        () -> assertEquals(List.of("joining", "catching-up", "live"), states));
+  }
+
+  @Test
+  void aGapThatNeverComesIsReadAnywayAtTheSecondHeartbeat() {
+    page.client.connect();
+    page.client.channel(ORG, Map.of("org", "acme"), null, listener);
+    node = page.online("u1", 1);
+    page.scheduler.advance(1_000);
+    int afterOneBeat = page.http.calls.size();
+    node.receive(hello("u1", 1));
+    page.scheduler.advance(1_000);
+    page.http.open().answer(200, read(2));
+    assertAll(
+        () -> assertEquals(0, afterOneBeat, "the first heartbeat still waits for the gap"),
+        () -> assertEquals(1, page.http.calls.size()),
+        () -> assertEquals(List.of("joining", "catching-up", "live"), states));
+  }
+
+  @Test
   void aSeqHoleCatchesUpHoldingLaterFramesAndNoRowRegresses() {
     List<String> p1 = watch("p1");
     List<String> p2 = watch("p2");
@@ -340,9 +387,7 @@ class RunnelClientChannelTest {
   @Test
   void aGapWhileAReadIsInFlightReadsAgainOnceItLands() {
     List<String> p1 = watch("p1");
-    page.client.connect();
-    page.client.channel(ORG, Map.of("org", "acme"), null, listener);
-    node = page.online("u1", 1);
+    orgJoined();
     RecordingHttp.Call first = page.http.open();
     node.receive(gap("org.acme", "e1"));
     first.answer(200, read(2, post("p1", "acme", "A", 5)));
@@ -376,6 +421,7 @@ class RunnelClientChannelTest {
     page.drop(node);
     page.scheduler.advance(375);
     FakeSockets.Socket again = page.online("u2", 4);
+    again.receive(gap("org.acme", "e2"));
     page.http.open().answer(200, read(4, post("p1", "acme", "A", 1)));
     assertAll(
         () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"org.acme\"}"), sent(again, "join")),
@@ -384,9 +430,7 @@ class RunnelClientChannelTest {
 
   @Test
   void aCatchUpReadWithNoNetworkOrA5xxIsTriedAgainAtTheNextHeartbeat() {
-    page.client.connect();
-    page.client.channel(ORG, Map.of("org", "acme"), null, listener);
-    node = page.online("u1", 1);
+    orgJoined();
     page.http.open().networkFails();
     page.scheduler.advance(1_000);
     page.http.open().answer(503, "{}");
@@ -400,9 +444,7 @@ class RunnelClientChannelTest {
 
   @Test
   void aRefusedCatchUpReadFailsTheChannelWithTheNodesErrorAndLeaves() {
-    page.client.connect();
-    Channel org = page.client.channel(ORG, Map.of("org", "acme"), null, listener);
-    node = page.online("u1", 1);
+    Channel org = orgJoined();
     page.http.open().refuse(403, "X_TENANCY_ACTOR_MISMATCH");
     page.scheduler.advance(1_000);
     assertAll(
@@ -419,7 +461,7 @@ class RunnelClientChannelTest {
     page.client.connect();
     page.http.open().answer(200, "{\"ticket\":\"t1\",\"expiresAt\":1}");
     page.client.channel(ORG, Map.of("org", "acme"), null, listener);
-    page.online("u1", 1);
+    page.online("u1", 1).receive(gap("org.acme", "e1"));
     RecordingHttp.Call stale = page.http.open();
     stale.answer(401, "{}");
     RecordingHttp.Call fresh = page.http.open();

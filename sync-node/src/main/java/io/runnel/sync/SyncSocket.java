@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.Status;
+import io.helidon.webserver.ConnectionContext;
 import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import io.runnel.dsl.Actor;
@@ -131,7 +132,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   public void onOpen(WsSession s) {
     session = s;
     lastInbound = node.clock().millis();
-    queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> s.send(text, true),
+    queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> written(s, text),
         "socket-writer");
     queue.onDrained(this::resync);
     node.open(this);
@@ -188,7 +189,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       frame = FrameCodec.decode(text);
     } catch (FrameException e) {
       node.metrics().refused(e.code().name());
-      send(OutboundFrame.Refuse.of(e));
+      answer(OutboundFrame.Refuse.of(e));
       return;
     }
     Actor actor = grant.actor();
@@ -200,7 +201,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
           return;
         }
         String lsn = node.live().deliveredPosition();
-        send(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
+        answer(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
             lsn.isEmpty() ? Lsn.ZERO.point() : lsn, null));
       }
       case InboundFrame.Sub sub -> subscribe(sub, actor);
@@ -217,7 +218,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
           node.channels().join(this, j.topic(), j.cursor(), j.presence());
         } catch (ChannelException e) {
           node.metrics().refused(e.code().name());
-          send(OutboundFrame.Refuse.of(e, null, j.topic()));
+          answer(OutboundFrame.Refuse.of(e, null, j.topic()));
         }
       }
       case InboundFrame.Leave l -> node.channels().leave(this, l.topic());
@@ -241,7 +242,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   private void refuse(RunnelException e, @Nullable String sid) {
     node.metrics().refused(e.code().name());
-    send(OutboundFrame.Refuse.of(e, sid, null));
+    answer(OutboundFrame.Refuse.of(e, sid, null));
+  }
+
+  /**
+   * Queues the answer to a frame the client sent ({@code hello}, {@code refuse}) behind whatever is queued, past the
+   * data bound ({@link io.runnel.sync.socket.OutboundQueue#offerAnswer}); false when even that room is full.
+   */
+  private boolean answer(OutboundFrame frame) {
+    return queue(FrameCodec.encode(frame), true);
   }
 
   /** Queues a frame; false when it was dropped over the bound. */
@@ -267,11 +276,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   /** Queues one frame's text; false when it was dropped over the bound (or the socket is closed). */
   @Override
   public boolean send(String text) {
+    return queue(text, false);
+  }
+
+  private boolean queue(String text, boolean answer) {
     io.runnel.sync.socket.OutboundQueue q = queue;
     if (q == null || closed) {
       return false;
     }
-    if (q.offer(text)) {
+    if (answer ? q.offerAnswer(text) : q.offer(text)) {
       node.metrics().framesSent.increment();
       node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
       return true;
@@ -357,10 +370,10 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
     long since = q == null ? 0 : q.sendingSince();
     if (since != 0 && System.nanoTime() - since > node.limits().sendDeadline().toNanos()) {
       WsSession s = session;
-      if (s != null) {
-        s.terminate();
-      }
       cleanUp();
+      if (s != null) {
+        cut(s);
+      }
     }
   }
 
@@ -389,7 +402,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         try {
           s.close(code, reason);
         } catch (RuntimeException e) {
-          s.terminate();
+          cut(s);
         }
       });
       try {
@@ -398,9 +411,46 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         Thread.currentThread().interrupt();
       }
       if (closer.isAlive()) {
-        s.terminate();
+        cut(s);
       }
     });
+  }
+
+  /**
+   * Cuts the connection under {@code s} from any thread: closes its TCP socket, so a send blocked on a client that
+   * does not read fails at once and the reader sees the end. (Helidon's {@code WsSession.terminate()} is no use
+   * here: it first sends a close frame, which blocks behind the stuck send, and then throws in the caller by
+   * design, for the connection's own handler thread to catch.)
+   */
+  static void cut(WsSession s) {
+    try {
+      if (s.socketContext() instanceof ConnectionContext c) {
+        c.serverSocket().close();
+        return;
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Closing the TCP socket failed: " + e.getMessage());
+    }
+    try {
+      s.terminate();
+    } catch (RuntimeException e) {
+      // CloseConnectionException: terminate() ends with it by design.
+    }
+  }
+
+  /**
+   * The writer's send of one frame. A send that fails ends the writer, so it ends the socket too: a socket left open
+   * with no writer would swallow every later frame, {@code hello} answers included.
+   */
+  private void written(WsSession s, String text) {
+    try {
+      s.send(text, true);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Socket send failed: " + e.getMessage());
+      cleanUp();
+      cut(s);
+      throw e;
+    }
   }
 
   @Override

@@ -485,6 +485,32 @@ class ChannelsTest {
   }
 
   @Test
+  void aPresenceMetaOverTwoKiBIsRefusedAndABeatWithOneKeepsTheSeatAndItsLastMeta() throws Exception {
+    JsonObject big = JsonObject.builder().put("name", "x".repeat(2040)).build();
+    SocketClient a = f.connect("ada@acme");
+    SocketClient b = f.connect("bob@acme");
+    a.send(join("room.big-meta", big));
+    JsonObject refused = a.next();
+    a.send(join("room.big-meta", meta("Ada")));
+    JsonObject joined = a.next();
+    a.send(join("room.big-meta", big));
+    JsonObject refusedBeat = a.next();
+    b.send(join("room.big-meta", meta("Bob")));
+    JsonObject roster = b.next();
+    assertAll(
+        () -> assertEquals("X_PAYLOAD_TOO_LARGE", str(refused, "code")),
+        () -> assertEquals("room.big-meta", str(refused, "topic")),
+        () -> assertTrue(str(refused, "cause").contains("2051 bytes"), str(refused, "cause")),
+        () -> assertEquals("presence", t(joined), "a meta within the cap joins"),
+        () -> assertEquals("X_PAYLOAD_TOO_LARGE", str(refusedBeat, "code")),
+        () -> assertEquals(List.of("ada", "bob"), keys(roster, "members"), "the refused beat kept ada's seat"),
+        () -> assertEquals("{\"name\":\"Ada\"}", member(roster, "members", 0).get("meta").toString(),
+            "and her last meta"));
+    a.close();
+    b.close();
+  }
+
+  @Test
   void anonymousMembersAreKeyedBySocketAndTwoSocketsOfOneActorAreOneMember() throws Exception {
     SocketClient anon1 = f.connect(null);
     SocketClient anon2 = f.connect(null);

@@ -18,6 +18,8 @@ public class SocketClient implements WebSocket.Listener {
 
   final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
   private final StringBuilder partial = new StringBuilder();
+  /** What ended the socket from the client's side (an error, or the close the node sent), or null. */
+  volatile String ended;
   /** The socket. */
   public WebSocket ws;
 
@@ -44,10 +46,22 @@ public class SocketClient implements WebSocket.Listener {
     return null;
   }
 
-  /** The next frame, waiting up to 30 s; fails the test when none comes. */
+  @Override
+  public void onError(WebSocket webSocket, Throwable error) {
+    ended = "error: " + error;
+  }
+
+  @Override
+  public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+    ended = "closed by the node: " + statusCode + " " + reason;
+    return null;
+  }
+
+  /** The next frame, waiting up to 30 s; fails the test when none comes, naming what ended the socket if anything. */
   public JsonObject next() throws InterruptedException {
     JsonObject f = frames.poll(30, TimeUnit.SECONDS);
-    assertNotNull(f, "a frame arrived");
+    assertNotNull(f, () -> "a frame arrived (socket " + (ended == null ? "open" : ended) + ", "
+        + partial.length() + " chars of an unfinished message)");
     return f;
   }
 

@@ -22,8 +22,11 @@ import java.util.Map;
  *
  * <p>Design of the records: the topic applies {@code records} frames in {@code seq} order within one epoch and
  * remembers the last one applied ({@code epoch}, {@code seq}), which is the cursor its {@code join} carries. A
- * frame whose {@code seq} skips, a new epoch, a {@code gap}, or a join with no cursor starts a catch-up: the
- * channel's catch-up query is read over HTTP while later frames are held; when the read lands its rows go into the
+ * frame whose {@code seq} skips, a new epoch, or a {@code gap} starts a catch-up: the channel's catch-up query is
+ * read over HTTP while later frames are held. A join with no cursor holds frames at once but reads only when the
+ * node's {@code gap} answers it (the node answers every join without a cursor so): a read begun before the node took
+ * the join could miss what committed in between, and would have to be read again. Should that {@code gap} not come
+ * by the second heartbeat, the topic reads anyway; when the read lands its rows go into the
  * store at the read's LSN (rows the topic held that it no longer returns are let go), and the held frames are
  * applied in order after it, through the same checks (a hole among them starts another catch-up). Invariant: no row
  * regresses. The store keeps each record's newest version by LSN, so neither the read nor a frame overwrites a newer
@@ -59,6 +62,8 @@ final class Topic {
   private boolean catching;
   private boolean reading;
   private boolean readAgain;
+  /** A join with no cursor was sent and the node's {@code gap} answering it has not come yet. */
+  private boolean awaitingGap;
   private int reads;
 
   Topic(Channels hub, RecordStore store, String name, @Nullable String query, JsonObject input) {
@@ -108,20 +113,31 @@ final class Topic {
     close();
   }
 
-  /** The connection is online: join (with the cursor of the last frame applied), and catch up when needed. */
+  /**
+   * The connection is online: join (with the cursor of the last frame applied). With no cursor, frames are held
+   * until the node's {@code gap} starts the read; with one, a catch-up cut short by the disconnect reads now.
+   */
   void connected() {
     joined = true;
     hub.send(join());
-    if (query != null && (epoch == null || catching)) {
+    if (query != null && epoch == null) {
+      catching = true;
+      awaitingGap = true;
+    } else if (query != null && catching) {
       catchUp();
     }
     publishState();
   }
 
-  /** A heartbeat: the {@code join} again, refreshing presence; a catch-up read that failed is tried again. */
+  /**
+   * A heartbeat: the {@code join} again, refreshing presence; a catch-up read that failed is tried again, and so is
+   * one whose {@code gap} has not come for a whole heartbeat.
+   */
   void beat() {
     hub.send(join());
-    if (catching && !reading) {
+    if (awaitingGap) {
+      awaitingGap = false;
+    } else if (catching && !reading) {
       read();
     }
   }
@@ -139,6 +155,7 @@ final class Topic {
     catching = false;
     reading = false;
     readAgain = false;
+    awaitingGap = false;
     reads++;
   }
 
@@ -152,6 +169,7 @@ final class Topic {
       records(r);
     } else if (frame instanceof ServerFrame.Gap) {
       if (query != null) {
+        awaitingGap = false;
         waiting = new ArrayList<>();
         epoch = null;
         readAgain = reading;

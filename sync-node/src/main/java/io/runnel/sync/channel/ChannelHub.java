@@ -7,9 +7,11 @@ import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -143,12 +145,22 @@ public final class ChannelHub implements AutoCloseable {
    * that lands after the socket closed is undone.
    *
    * @throws ChannelException {@code X_TOPIC_FORBIDDEN}, {@code X_FORBIDDEN}, {@code X_SUBSCRIPTION_LIMIT}, or
-   *     {@code X_INPUT_INVALID} for a meta on a channel without presence (a held topic is then left)
+   *     {@code X_INPUT_INVALID} for a meta on a channel without presence (a held topic is then left), or
+   *     {@code X_PAYLOAD_TOO_LARGE} for a meta over {@link ChannelLimits#presenceMetaBytes()} (a held topic keeps
+   *     its seat and its last meta)
    */
   public void join(ChannelMember member, String topic, @Nullable ChannelCursor cursor,
       @Nullable JsonObject presence) {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(topic, "topic");
+    if (presence != null) {
+      int bytes = Json.write(presence).getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > limits.presenceMetaBytes()) {
+        throw new ChannelException(ErrorCode.X_PAYLOAD_TOO_LARGE, "The presence meta is " + bytes
+            + " bytes of JSON; a meta may be " + limits.presenceMetaBytes() + " at most.",
+            "Announce a smaller meta (an id, a name, a status); fetch the rest over HTTP.");
+      }
+    }
     Held held = sockets.computeIfAbsent(member.id(), id -> new Held(member));
     long now = clock.millis();
     synchronized (held) {

@@ -21,9 +21,10 @@ import java.util.function.Consumer;
  * A {@link ChannelBus} over a {@link Transport}: an {@link io.runnel.bus.InProcessTransport} for nodes in one JVM, a
  * {@link io.runnel.bus.NatsTransport} across machines. Each message is a small JSON envelope on
  * {@link ChannelBus#subject(String)}: {@code {"k":"event"|"seated"|"unseated"|"roster?","o":origin,"t":topic,...}}.
- * A message the transport refuses (the bus is down, or it is over the bus's payload limit) is logged and dropped,
- * and one that does not decode is logged and skipped: delivery is at most once. The transport is its owner's to
- * close; {@link #close()} ends this bus's subscriptions only.
+ * A message the transport refuses (the bus is down, or it is over the bus's payload limit) is dropped (the first of an
+ * outage logged, the rest counted and summed up when the bus takes one again), and one that does not decode is logged
+ * and skipped: delivery is at most once. The transport is its owner's to close; {@link #close()} ends this bus's
+ * subscriptions only.
  */
 public final class TransportChannelBus implements ChannelBus {
 
@@ -31,6 +32,8 @@ public final class TransportChannelBus implements ChannelBus {
 
   private final Transport transport;
   private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+  /** Messages dropped since the bus last took one; the first of an outage is logged, the rest only counted. */
+  private final java.util.concurrent.atomic.AtomicLong droppedInOutage = new java.util.concurrent.atomic.AtomicLong();
 
   /** A bus over {@code transport}. */
   public TransportChannelBus(Transport transport) {
@@ -43,8 +46,16 @@ public final class TransportChannelBus implements ChannelBus {
     try {
       transport.publish(ChannelBus.subject(message.topic()), bytes);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "A channel message on '" + message.topic() + "' was dropped (events are at most once;"
-          + " presence is announced again): " + e.getMessage());
+      if (droppedInOutage.getAndIncrement() == 0) {
+        LOG.log(Level.WARNING, "The bus refused a channel message on '" + message.topic() + "'; channel messages are"
+            + " dropped until it takes one again (events are at most once; presence is announced again): "
+            + e.getMessage());
+      }
+      return;
+    }
+    long dropped = droppedInOutage.getAndSet(0);
+    if (dropped > 0) {
+      LOG.log(Level.INFO, "The bus takes channel messages again; " + dropped + " were dropped meanwhile.");
     }
   }
 

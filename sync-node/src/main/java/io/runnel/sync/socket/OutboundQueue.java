@@ -13,10 +13,16 @@ import java.util.function.Consumer;
  *
  * <p>Rules ({@code PROTOCOL.md}, "Limits"): a frame that would push the queue past its bound is refused (the caller
  * drops it and marks the subscription desynced); one frame larger than the bound is admitted into an empty queue,
- * so a big snapshot can still be sent. The writer records when its current send began, so a sweep can cut a send
- * stuck past its deadline.
+ * so a big snapshot can still be sent. An <em>answer</em> to the client's own frame (the {@code hello} reply, a
+ * {@code refuse}) is never refused for the data queued ahead of it: {@code PROTOCOL.md} promises an answer to every
+ * {@code hello}, and a client that misses it takes the node for dead. Answers have {@link #ANSWER_ROOM} bytes of
+ * room past the bound; the inbound frame rate keeps them small, and a client that lets even that room fill is not
+ * reading. The writer records when its current send began, so a sweep can cut a send stuck past its deadline.
  */
 public final class OutboundQueue {
+
+  /** Bytes past the bound that answers may take: 64 KiB, some 600 {@code hello} replies. */
+  public static final long ANSWER_ROOM = 64 * 1024;
 
   private final long maxBytes;
   private final Consumer<String> send;
@@ -47,10 +53,22 @@ public final class OutboundQueue {
 
   /** Queues {@code frame}; false when it would pass the bound (or the queue is closed), and nothing was queued. */
   public boolean offer(String frame) {
+    return offer(frame, maxBytes);
+  }
+
+  /**
+   * Queues {@code frame}, an answer to a frame the client sent, behind whatever is queued: false only when it would
+   * pass the bound plus {@link #ANSWER_ROOM} (or the queue is closed), and nothing was queued.
+   */
+  public boolean offerAnswer(String frame) {
+    return offer(frame, maxBytes + ANSWER_ROOM);
+  }
+
+  private boolean offer(String frame, long bound) {
     long size = frame.getBytes(StandardCharsets.UTF_8).length;
     lock.lock();
     try {
-      if (closed || (!frames.isEmpty() && bytes + size > maxBytes)) {
+      if (closed || (!frames.isEmpty() && bytes + size > bound)) {
         return false;
       }
       frames.addLast(frame);

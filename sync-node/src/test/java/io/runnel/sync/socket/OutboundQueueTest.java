@@ -1,0 +1,84 @@
+package io.runnel.sync.socket;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outbound queue's bound: data frames past it are refused, one big frame enters an empty queue, and answers to
+ * the client's own frames ({@code hello}, {@code refuse}) have room past it, so a big frame being written never costs
+ * the client its heartbeat answer. The writer is held on a latch, so what is queued is exact.
+ */
+class OutboundQueueTest {
+
+  private final CountDownLatch release = new CountDownLatch(1);
+  private final CountDownLatch sending = new CountDownLatch(1);
+  private final List<String> sent = new CopyOnWriteArrayList<>();
+
+  private OutboundQueue heldQueue(long maxBytes) {
+    return new OutboundQueue(maxBytes, frame -> {
+      sending.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      sent.add(frame);
+    }, "test-writer");
+  }
+
+  private static String frame(int bytes) {
+    return "x".repeat(bytes);
+  }
+
+  @Test
+  void anAnswerQueuesBehindABigFrameThatDataCannotPass() throws Exception {
+    OutboundQueue q = heldQueue(1000);
+    assertTrue(q.offer(frame(5000)), "one frame over the bound enters an empty queue");
+    assertTrue(sending.await(10, TimeUnit.SECONDS));
+    boolean data = q.offer(frame(10));
+    boolean answer = q.offerAnswer("hello");
+    release.countDown();
+    waitFor(() -> sent.size() == 2);
+    assertAll(
+        () -> assertFalse(data, "a data frame behind a frame over the bound is refused"),
+        () -> assertTrue(answer, "the answer is not"),
+        () -> assertEquals(List.of(5000, 5), sent.stream().map(String::length).toList(), "in order"));
+    q.close();
+  }
+
+  @Test
+  void answersHaveRoomPastTheBoundAndNoMore() throws Exception {
+    OutboundQueue q = heldQueue(1000);
+    assertTrue(q.offer(frame(100)));
+    assertTrue(sending.await(10, TimeUnit.SECONDS));
+    assertTrue(q.offer(frame(900)), "data up to the bound");
+    assertFalse(q.offer(frame(1)), "and not a byte past it");
+    int room = (int) OutboundQueue.ANSWER_ROOM;
+    assertTrue(q.offerAnswer(frame(room)), "answers up to the bound plus ANSWER_ROOM");
+    assertFalse(q.offerAnswer(frame(1)), "and not a byte past that");
+    assertEquals(1000 + room, q.bytes());
+    release.countDown();
+    waitFor(() -> q.bytes() == 0);
+    assertTrue(q.offer(frame(10)), "drained, data is taken again");
+    q.close();
+    assertFalse(q.offerAnswer("hello"), "a closed queue takes nothing");
+  }
+
+  private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 10 s");
+      }
+      Thread.sleep(5);
+    }
+  }
+}
