@@ -23,14 +23,21 @@ final class ErrorBodies {
 
   /** A refusal before the upgrade: {@code error}'s status and JSON body, costing no socket. */
   static RequestException refusal(RunnelException error, Status status, boolean retryAfter) {
+    return refusal(error, status, retryAfter ? 5 : 0);
+  }
+
+  /**
+   * A refusal before the upgrade, with {@code Retry-After: retryAfterSeconds} when that is above 0.
+   */
+  static RequestException refusal(RunnelException error, Status status, long retryAfterSeconds) {
     RequestException.Builder b = RequestException.builder()
         .type(DirectHandler.EventType.OTHER)
         .status(status)
         .message(error.toJson().toString())
         .safeMessage(true)
         .setKeepAlive(false);
-    if (retryAfter) {
-      b.header(io.helidon.http.HeaderValues.create(HeaderNames.RETRY_AFTER, "5"));
+    if (retryAfterSeconds > 0) {
+      b.header(io.helidon.http.HeaderValues.create(HeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds)));
     }
     return b.build();
   }

@@ -53,7 +53,7 @@ public final class SyncNode implements AutoCloseable {
   /** What each socket needs of its node. */
   record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
       Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
-      SyncNode node) {
+      Admissions admissions, SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -92,10 +92,11 @@ public final class SyncNode implements AutoCloseable {
     this.live = LiveQueryRegistry.builder().declarations(b.declarations)
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock)
-        .changeListener(channels.records()).build();
+        .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode()).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
-        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins, this);
+        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins,
+        new Admissions(b.admissionLimits, b.clock::millis), this);
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
         .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
@@ -152,6 +153,7 @@ public final class SyncNode implements AutoCloseable {
             .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler())
             .build())
         .routing(r -> {
+          r.addFilter(new UpgradeGate(services.admissions(), services.metrics()));
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
               .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
                   JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
@@ -182,6 +184,7 @@ public final class SyncNode implements AutoCloseable {
   }
 
   private void sweep() {
+    services.admissions().sweep();
     long now = services.clock().millis();
     for (SyncSocket s : sockets) {
       try {
@@ -296,6 +299,7 @@ public final class SyncNode implements AutoCloseable {
     private @Nullable Tickets tickets;
     private Clock clock = Clock.systemUTC();
     private SocketLimits limits = SocketLimits.DEFAULTS;
+    private AdmissionLimits admissionLimits = AdmissionLimits.DEFAULTS;
     private String nodeId = UUID.randomUUID().toString().substring(0, 8);
     private Duration heartbeat = Duration.ofSeconds(10);
     private String host = "0.0.0.0";
@@ -413,6 +417,15 @@ public final class SyncNode implements AutoCloseable {
     /** Per-socket limits (default {@link SocketLimits#DEFAULTS}). */
     public Builder limits(SocketLimits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The admission caps: sockets per node and per actor, subscriptions per socket, actor and tenant, windows per
+     * node, and the accept budget (default {@link AdmissionLimits#DEFAULTS}).
+     */
+    public Builder admissionLimits(AdmissionLimits limits) {
+      this.admissionLimits = Objects.requireNonNull(limits, "limits");
       return this;
     }
 

@@ -59,7 +59,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
 
   /** What a subscription was asked with, to re-subscribe it after a desync. */
-  private record Asked(String query, JsonObject input, LiveSubscription subscription) {}
+  private record Asked(String query, JsonObject input, LiveSubscription subscription, Runnable slot) {}
 
   private final SyncNode.Services node;
   private final String id = UUID.randomUUID().toString();
@@ -72,6 +72,10 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private volatile @Nullable Grant grant;
   private volatile @Nullable WsSession session;
   private volatile io.runnel.sync.socket.OutboundQueue queue;
+  /** This socket's reservations (its node slot, its actor's slot), given back when it closes. */
+  private volatile Admissions.@Nullable Admission admission;
+  /** The client network the upgrade came from, which an anonymous actor's caps count under. */
+  private String network = "?";
   private volatile long lastInbound;
   /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
   private double tokens = 256;
@@ -89,6 +93,41 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
+    Admissions.Admission gated = UpgradeGate.current();
+    // Without the gate (it runs on every upgrade Helidon routes), the socket reserves its own node slot.
+    Admissions.Admission a = gated != null ? gated : reserveSlot();
+    try {
+      decide(prologue, headers);
+      a.actor(grant.actor());
+    } catch (Admissions.AdmissionException e) {
+      node.metrics().refused(e.code().name());
+      if (gated == null) {
+        a.release();
+      }
+      throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds());
+    } catch (RuntimeException e) {
+      if (gated == null) {
+        a.release();
+      }
+      throw e;
+    }
+    network = a.network();
+    admission = a;
+    a.handedOver();
+    return Optional.empty();
+  }
+
+  private Admissions.Admission reserveSlot() {
+    try {
+      return node.admissions().admit(null);
+    } catch (Admissions.AdmissionException e) {
+      node.metrics().refused(e.code().name());
+      throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds());
+    }
+  }
+
+  /** The origin check and the identity: sets {@link #grant}, or throws the refusal the upgrade answers. */
+  private void decide(HttpPrologue prologue, Headers headers) {
     String origin = headers.first(HeaderNames.ORIGIN).orElse(null);
     if (!node.origins().admits(origin, headers.first(HeaderNames.HOST).orElse(null))) {
       node.metrics().refused(ErrorCode.X_SOCKET_ORIGIN_REFUSED.name());
@@ -103,7 +142,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       if (ticket == null) {
         grant = AuthRefusedException.grant(node.authenticator(), Credentials.of(headers, null), node.clock().millis(),
             fix);
-        return Optional.empty();
+        return;
       }
       Grant g;
       try {
@@ -125,11 +164,14 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       node.metrics().refused(e.code().name());
       throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds() > 0);
     }
-    return Optional.empty();
   }
 
   @Override
   public void onOpen(WsSession s) {
+    Admissions.Admission a = admission;
+    if (a != null) {
+      a.opened();
+    }
     session = s;
     lastInbound = node.clock().millis();
     queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> written(s, text),
@@ -209,6 +251,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         Asked a = subscriptions.remove(u.sid());
         if (a != null) {
           a.subscription().close();
+          a.slot().run();
           desynced.remove(u.sid());
           node.metrics().subscriptions.decrementAndGet();
         }
@@ -231,11 +274,22 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
           "Use a new sid, or unsub the old one first."), sub.sid());
       return;
     }
+    if (subscriptions.size() >= node.admissions().limits().subscriptionsPerSocket()) {
+      refuse(new NodeException(ErrorCode.X_SUBSCRIPTION_LIMIT, "This socket holds "
+          + node.admissions().limits().subscriptionsPerSocket() + " live subscriptions, its limit.",
+          "Unsubscribe from a query before subscribing to another."), sub.sid());
+      return;
+    }
+    Runnable slot = null;
     try {
+      slot = node.admissions().subscription(actor, network);
       LiveSubscription s = node.live().subscribe(this, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
-      subscriptions.put(sub.sid(), new Asked(sub.q(), sub.in(), s));
+      subscriptions.put(sub.sid(), new Asked(sub.q(), sub.in(), s, slot));
       node.metrics().subscriptions.incrementAndGet();
     } catch (RunnelException e) {
+      if (slot != null) {
+        slot.run();
+      }
       refuse(e, sub.sid());
     }
   }
@@ -331,6 +385,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   public void refuse(String sid, RunnelException error) {
     Asked a = subscriptions.remove(sid);
     if (a != null) {
+      a.slot().run();
       node.metrics().subscriptions.decrementAndGet();
     }
     refuse(error, sid);
@@ -353,15 +408,24 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       a.subscription().close();
       try {
         LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
-        subscriptions.put(sid, new Asked(a.query(), a.input(), again));
+        subscriptions.put(sid, new Asked(a.query(), a.input(), again, a.slot()));
       } catch (RunnelException e) {
         refuse(sid, e);
       }
     }
   }
 
-  /** Whether the socket has been silent past the idle budget, or a send has blocked past its deadline. */
+  /**
+   * Whether the connection is gone, the socket has been silent past the idle budget, or a send has blocked past its
+   * deadline. A connection the client dropped without a close frame is noticed here: Helidon 4.5 ends the connection
+   * when reading a frame fails and tells the listener nothing (no {@code onClose}, no {@code onError}).
+   */
   void sweep(long nowMillis) {
+    WsSession open = session;
+    if (open != null && !connected(open)) {
+      cleanUp();
+      return;
+    }
     if (nowMillis - lastInbound > node.limits().idle().toMillis()) {
       close(4001, "Idle: no frame for " + node.limits().idle().toSeconds() + " s.");
       return;
@@ -414,6 +478,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         cut(s);
       }
     });
+  }
+
+  /** Whether the TCP connection under {@code s} is still up (true when that cannot be told). */
+  private static boolean connected(WsSession s) {
+    try {
+      return !(s.socketContext() instanceof ConnectionContext c) || c.serverSocket().isConnected();
+    } catch (RuntimeException e) {
+      return true;
+    }
   }
 
   /**
@@ -482,6 +555,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
     closed = true;
     for (Asked a : subscriptions.values()) {
       a.subscription().close();
+      a.slot().run();
       node.metrics().subscriptions.decrementAndGet();
     }
     subscriptions.clear();
@@ -491,5 +565,9 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       q.close();
     }
     node.closed(this);
+    Admissions.Admission a = admission;
+    if (a != null) {
+      a.release();
+    }
   }
 }

@@ -1,19 +1,45 @@
 package io.runnel.sync;
 
+import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * A WebSocket client written by hand over TCP, for what the JDK's client cannot do: put many frames in one write,
- * or stop reading altogether (RFC 6455: client frames masked, server frames read unmasked).
+ * stop reading altogether, or see the status, headers and body of a refused upgrade (RFC 6455: client frames masked,
+ * server frames read unmasked).
  */
 final class RawSocket implements AutoCloseable {
+
+  /**
+   * An upgrade's answer.
+   *
+   * @param status the HTTP status (101 when upgraded)
+   * @param headers the response's headers, names in lower case
+   * @param body the body of a refused upgrade (empty when upgraded)
+   * @param socket the socket when upgraded, else null (the connection is closed)
+   */
+  record Upgrade(int status, Map<String, String> headers, String body, @Nullable RawSocket socket) {
+
+    /** Closes the socket, if the upgrade opened one. */
+    void close() throws IOException {
+      if (socket != null) {
+        socket.close();
+      }
+    }
+  }
 
   private final Socket socket;
   private final DataInputStream in;
@@ -46,6 +72,74 @@ final class RawSocket implements AutoCloseable {
       throw new IOException("The upgrade was refused: " + head);
     }
     return raw;
+  }
+
+  /**
+   * Tries an upgrade of {@code /v1/sync} with {@code headers} and answers whatever the node said; a positive
+   * {@code receiveBuffer} shrinks the socket's receive buffer.
+   */
+  static Upgrade attempt(int port, Map<String, String> headers, int receiveBuffer) throws IOException {
+    Socket s = new Socket();
+    if (receiveBuffer > 0) {
+      s.setReceiveBufferSize(receiveBuffer);
+    }
+    s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+    s.setSoTimeout(30_000);
+    StringBuilder request = new StringBuilder("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1:" + port
+        + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + "Sec-WebSocket-Version: 13\r\n");
+    headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+    s.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+    RawSocket raw = new RawSocket(s);
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      head.append((char) raw.in.readUnsignedByte());
+    }
+    String[] lines = head.toString().split("\r\n");
+    int status = Integer.parseInt(lines[0].split(" ")[1]);
+    Map<String, String> h = new LinkedHashMap<>();
+    for (int i = 1; i < lines.length; i++) {
+      int colon = lines[i].indexOf(':');
+      if (colon > 0) {
+        h.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+      }
+    }
+    if (status == 101) {
+      return new Upgrade(status, h, "", raw);
+    }
+    byte[] body = new byte[Integer.parseInt(h.getOrDefault("content-length", "0"))];
+    raw.in.readFully(body);
+    s.close();
+    return new Upgrade(status, h, new String(body, StandardCharsets.UTF_8), null);
+  }
+
+  /** Sends {@code text} as one masked text frame. */
+  void send(String text) throws IOException {
+    writeAll(List.of(text));
+  }
+
+  /** Reads what the node sent until the connection ends: "ended (EOF)" or "ended (reset …)", or "open" after 20 s. */
+  String readToTheEnd() throws IOException {
+    InputStream stream = socket.getInputStream();
+    byte[] buf = new byte[64 * 1024];
+    socket.setSoTimeout(1_000);
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    try {
+      while (System.nanoTime() < deadline) {
+        try {
+          if (stream.read(buf) < 0) {
+            return "ended (EOF)";
+          }
+        } catch (SocketTimeoutException e) {
+          // keep reading until the deadline
+        }
+      }
+      return "open";
+    } catch (IOException e) {
+      return "ended (reset: " + e.getMessage() + ")";
+    } finally {
+      socket.close();
+    }
   }
 
   /** Sends every text in {@code texts} as its own masked text frame, all in one write. */

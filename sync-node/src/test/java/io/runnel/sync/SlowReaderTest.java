@@ -11,19 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -34,8 +25,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A client that stops reading while the node has frames for it: the node drops what passes the outbound bound, then
  * cuts the TCP connection (the close frame cannot get past the stuck send), and a client on the same node that does
- * read keeps every event and every {@code hello} answer throughout. The stuck client is a raw TCP socket with a
- * small receive buffer that upgrades by hand and then never reads.
+ * read keeps every event and every {@code hello} answer throughout. The stuck client is a {@link RawSocket} with a
+ * small receive buffer that never reads.
  */
 @FreshDatabase
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -81,8 +72,8 @@ class SlowReaderTest {
     SocketClient ada = f.connect("ada@acme");
     ada.send(join("lobby", null));
     until(ada);
-    Socket stuck = upgradeAndStopReading("bob@acme");
-    sendMasked(stuck, join("lobby", null));
+    RawSocket stuck = RawSocket.open(f.node.port(), "bob@acme", 4096);
+    stuck.send(join("lobby", null));
     waitFor("two sockets open", () -> sockets() == 2);
     String payload = "\"" + "p".repeat(8 * 1024) + "\"";
     List<Integer> statuses = new ArrayList<>();
@@ -96,7 +87,7 @@ class SlowReaderTest {
       atAda.addAll(until(ada));
     }
     long cutAfter = sent;
-    String end = readToTheEnd(stuck);
+    String end = stuck.readToTheEnd();
     atAda.addAll(until(ada));
     long events = atAda.stream().filter(frame -> t(frame).equals("event")).count();
     assertAll(
@@ -117,78 +108,6 @@ class SlowReaderTest {
     Matcher m = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(f.metrics());
     assertTrue(m.find(), name + " is in /metrics");
     return (long) Double.parseDouble(m.group(1));
-  }
-
-  /** Upgrades a raw TCP socket to a WebSocket on {@code /v1/sync} as {@code token}; the caller then never reads. */
-  private Socket upgradeAndStopReading(String token) throws IOException {
-    Socket s = new Socket();
-    s.setReceiveBufferSize(4096);
-    s.connect(new InetSocketAddress("127.0.0.1", f.node.port()), 10_000);
-    s.setSoTimeout(10_000);
-    OutputStream out = s.getOutputStream();
-    out.write(("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1:" + f.node.port() + "\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-        + "Authorization: Bearer " + token + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-    InputStream in = s.getInputStream();
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        throw new IOException("the node closed before answering the upgrade: " + head);
-      }
-      head.write(b);
-    }
-    String response = head.toString(StandardCharsets.US_ASCII);
-    if (!response.startsWith("HTTP/1.1 101")) {
-      throw new IOException("not upgraded: " + response);
-    }
-    return s;
-  }
-
-  /** Sends one masked text frame (RFC 6455 section 5.2; a client's frames are masked). */
-  private static void sendMasked(Socket s, String text) throws IOException {
-    byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream frame = new ByteArrayOutputStream();
-    frame.write(0x81);
-    if (payload.length < 126) {
-      frame.write(0x80 | payload.length);
-    } else {
-      frame.write(0x80 | 126);
-      frame.write(payload.length >> 8);
-      frame.write(payload.length & 0xff);
-    }
-    byte[] mask = new byte[4];
-    ThreadLocalRandom.current().nextBytes(mask);
-    frame.write(mask);
-    for (int i = 0; i < payload.length; i++) {
-      frame.write(payload[i] ^ mask[i % 4]);
-    }
-    s.getOutputStream().write(frame.toByteArray());
-    s.getOutputStream().flush();
-  }
-
-  /** Reads what the node had sent until the connection ends: "ended (EOF)" or "ended (reset)", or "open" after 20 s. */
-  private static String readToTheEnd(Socket s) throws IOException {
-    InputStream in = s.getInputStream();
-    byte[] buf = new byte[64 * 1024];
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    try {
-      while (System.nanoTime() < deadline) {
-        try {
-          if (in.read(buf) < 0) {
-            return "ended (EOF)";
-          }
-        } catch (SocketTimeoutException e) {
-          // keep reading until the deadline
-        }
-      }
-      return "open";
-    } catch (IOException e) {
-      return "ended (reset: " + e.getMessage() + ")";
-    } finally {
-      s.close();
-    }
   }
 
   private static void waitFor(String what, ThrowingCondition condition) throws Exception {

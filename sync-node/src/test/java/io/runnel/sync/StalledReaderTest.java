@@ -121,7 +121,9 @@ class StalledReaderTest {
       List<WebSocket> sockets = new ArrayList<>();
       for (int i = 0; i < OTHERS; i++) {
         Counting c = new Counting();
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).buildAsync(uri, c)
+        // One reader each: an actor may hold 16 sockets (AdmissionLimits).
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + SyncNodeTest.token("reader-" + i, "acme")).buildAsync(uri, c)
         .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         ws.sendText("{\"t\":\"sub\",\"sid\":\"f\",\"q\":\"feed\",\"in\":{}}", true).join();
         others.add(c);

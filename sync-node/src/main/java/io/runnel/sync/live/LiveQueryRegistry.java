@@ -54,6 +54,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private final Transport transport;
   private final JsonLimits inputLimits;
   private final Duration grace;
+  private final int maxWindows;
   private final WindowReader reader;
   private final RoutingIndex routing;
   private final RecentTransactions recent;
@@ -78,6 +79,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     this.transport = Objects.requireNonNull(b.transport, "transport");
     this.inputLimits = b.inputLimits;
     this.grace = b.grace;
+    this.maxWindows = b.maxWindows;
     this.reader = new WindowReader(Objects.requireNonNull(b.dataSource, "dataSource"), b.readTimeout,
         new LiveStats.Counters());
     Map<String, EntityRef> byName = new HashMap<>();
@@ -200,6 +202,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
     LiveWindow window;
     synchronized (lock) {
+      if (!windows.containsKey(id) && windows.size() >= maxWindows && !letGoOfAnIdleWindow()) {
+        throw new LiveQueryException(ErrorCode.X_SUBSCRIPTION_LIMIT, "The node keeps " + maxWindows
+            + " distinct windows, its limit, and every one has subscribers.",
+            "Retry later or on another node; the operator adds nodes or raises the limit.");
+      }
       Select pinned = select;
       window = windows.computeIfAbsent(id, k -> {
         LiveWindow[] self = new LiveWindow[1];
@@ -238,6 +245,17 @@ public final class LiveQueryRegistry implements AutoCloseable {
         }
       }
     };
+  }
+
+  /** Closes one window without subscribers (kept for the grace period), to make room; false when none is idle. */
+  private boolean letGoOfAnIdleWindow() {
+    for (LiveWindow w : windows.values()) {
+      if (w.subscriberCount().get() == 0 && windows.remove(w.id(), w)) {
+        w.close();
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -351,6 +369,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     private int snapshotCost = 250;
     private Duration maxLag = Duration.ofMinutes(10);
     private Duration grace = Duration.ofSeconds(60);
+    private int maxWindows = 10_000;
     private int rereadConcurrency = 4;
     private ChangeListener listener = ChangeListener.NONE;
 
@@ -362,6 +381,20 @@ public final class LiveQueryRegistry implements AutoCloseable {
      */
     public Builder changeListener(ChangeListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * At most {@code windows} distinct windows (default 10,000, {@code PROTOCOL.md}'s distinct windows per node); at
+     * the cap an idle window (no subscriber, kept for resumes) is let go first.
+     *
+     * @throws IllegalArgumentException when it is not positive
+     */
+    public Builder maxWindows(int windows) {
+      if (windows < 1) {
+        throw new IllegalArgumentException("maxWindows must be positive, not " + windows);
+      }
+      this.maxWindows = windows;
       return this;
     }
 

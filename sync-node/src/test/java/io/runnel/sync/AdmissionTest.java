@@ -1,0 +1,292 @@
+package io.runnel.sync;
+
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.select;
+import static io.runnel.sync.SyncNodeTest.str;
+import static io.runnel.sync.SyncNodeTest.t;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.NoInput;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
+import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ManualClock;
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.JsonObject;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Admission caps as reservations, over real sockets: the accept budget, sockets per node and per actor (per client
+ * network when anonymous), subscriptions per socket, per actor and per tenant, and windows per node, each under a
+ * burst of concurrent upgrades or of {@code sub} frames written at once. Each test starts a node of its own with the
+ * caps it checks, on one PostgreSQL and one replicator; tokens are {@code user@org}, no token is anonymous.
+ */
+@FreshDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AdmissionTest {
+
+  static final EntityRef NOTES = EntityRef.of("notes").key("id").columns(c -> c.int4("id").text("org").text("body"));
+  static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.notes").tenant("org");
+  static final QueryRef<NoInput> ALL = QueryRef.live("notes", NoInput.CODEC, in -> select(NOTES).orderBy(asc("id")));
+  static final Declarations DECLARATIONS = Declarations.builder()
+      .query(Query.of(ALL).on(NOTES_ENTITY).policy(Policy.authenticated())).build();
+
+  LiveFixtureAccess fixture;
+  final ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+
+  @BeforeAll
+  void start(TestDatabase db) throws Exception {
+    db.execute("CREATE TABLE notes (id int PRIMARY KEY, org text, body text)");
+    fixture = LiveFixtureAccess.start(db, "admission", List.of(NOTES_ENTITY));
+  }
+
+  @AfterAll
+  void stop() {
+    pool.close();
+    fixture.close();
+  }
+
+  SyncNode node(AdmissionLimits limits, ManualClock clock) {
+    SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
+        .authenticator(ChannelFixture.IDENTITIES).clock(clock).admissionLimits(limits).listen("127.0.0.1", 0)
+        .build();
+    node.start();
+    return node;
+  }
+
+  static ManualClock clock() {
+    return ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+  }
+
+  static Map<String, String> as(String token) {
+    return token == null ? Map.of() : Map.of("Authorization", "Bearer " + token);
+  }
+
+  /** Runs every task at once and answers their results in order. */
+  <T> List<T> together(List<Callable<T>> tasks) throws Exception {
+    List<Future<T>> futures = new ArrayList<>();
+    for (Callable<T> task : tasks) {
+      futures.add(pool.submit(task));
+    }
+    List<T> out = new ArrayList<>();
+    for (Future<T> f : futures) {
+      out.add(f.get());
+    }
+    return out;
+  }
+
+  static long count(List<RawSocket.Upgrade> upgrades, int status) {
+    return upgrades.stream().filter(u -> u.status() == status).count();
+  }
+
+  @Test
+  void theAcceptBudgetShedsWithRetryAfterAndRefundsEveryUpgradeThatOpensNoSocket() throws Exception {
+    ManualClock clock = clock();
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withAcceptBudget(1, 3), clock)) {
+      List<RawSocket.Upgrade> unauthenticated = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        unauthenticated.add(RawSocket.attempt(node.port(), as("no-at-sign"), 0));
+      }
+      List<RawSocket.Upgrade> admitted = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        admitted.add(RawSocket.attempt(node.port(), as("u" + i + "@acme"), 0));
+      }
+      RawSocket.Upgrade shed = RawSocket.attempt(node.port(), as("u9@acme"), 0);
+      clock.advance(Duration.ofSeconds(1));
+      RawSocket.Upgrade refilled = RawSocket.attempt(node.port(), as("u9@acme"), 0);
+      assertAll(
+          () -> assertEquals(6, count(unauthenticated, 401), "a 401 gives its token back: six pass a budget of three"),
+          () -> assertEquals(3, count(admitted, 101), "the budget's three tokens are intact"),
+          () -> assertEquals(503, shed.status(), shed.body()),
+          () -> assertTrue(shed.body().contains("\"code\":\"X_SOCKET_LIMIT\""), shed.body()),
+          () -> assertEquals("1", shed.headers().get("retry-after"), "one token a second: retry after 1 s"),
+          () -> assertEquals(101, refilled.status(), "a second later one token is back"));
+      for (RawSocket.Upgrade s : admitted) {
+        s.close();
+      }
+      refilled.close();
+    }
+  }
+
+  @Test
+  void socketsPerNodeHoldUnderABurstOfUpgradesAndASlotFreesWhenASocketCloses() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSockets(5, 16), clock())) {
+      List<Callable<RawSocket.Upgrade>> burst = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        String token = "u" + i + "@acme";
+        burst.add(() -> RawSocket.attempt(node.port(), as(token), 0));
+      }
+      List<RawSocket.Upgrade> upgrades = together(burst);
+      RawSocket.Upgrade refused = upgrades.stream().filter(u -> u.status() != 101).findFirst().orElseThrow();
+      RawSocket.Upgrade open = upgrades.stream().filter(u -> u.status() == 101).findFirst().orElseThrow();
+      open.close();
+      RawSocket.Upgrade again = awaitAdmitted(node, "late@acme");
+      assertAll(
+          () -> assertEquals(5, count(upgrades, 101), "exactly the cap opened"),
+          () -> assertEquals(15, count(upgrades, 503), "the rest were shed"),
+          () -> assertTrue(refused.body().contains("\"code\":\"X_SOCKET_LIMIT\""), refused.body()),
+          () -> assertEquals("5", refused.headers().get("retry-after")),
+          () -> assertEquals(101, again.status(), "a closed socket's slot is given back"));
+      for (RawSocket.Upgrade u : upgrades) {
+        u.close();
+      }
+      again.close();
+    }
+  }
+
+  @Test
+  void socketsPerActorHoldUnderABurstAndAnonymousActorsCountPerClientNetwork() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSockets(1_000, 3), clock())) {
+      List<Callable<RawSocket.Upgrade>> burst = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        burst.add(() -> RawSocket.attempt(node.port(), as("ada@acme"), 0));
+      }
+      for (int i = 0; i < 6; i++) {
+        burst.add(() -> RawSocket.attempt(node.port(), Map.of(), 0));
+      }
+      List<RawSocket.Upgrade> upgrades = together(burst);
+      List<RawSocket.Upgrade> ada = upgrades.subList(0, 10);
+      List<RawSocket.Upgrade> anonymous = upgrades.subList(10, 16);
+      RawSocket.Upgrade bob = RawSocket.attempt(node.port(), as("bob@acme"), 0);
+      RawSocket.Upgrade refused = ada.stream().filter(u -> u.status() != 101).findFirst().orElseThrow();
+      assertAll(
+          () -> assertEquals(3, count(ada, 101), "three of ada's ten"),
+          () -> assertEquals(7, count(ada, 429), "the others: 429"),
+          () -> assertTrue(refused.body().contains("\"code\":\"X_SOCKET_LIMIT\""), refused.body()),
+          () -> assertTrue(refused.headers().containsKey("retry-after")),
+          () -> assertEquals(3, count(anonymous, 101), "anonymous sockets from 127.0.0.1 share one cap"),
+          () -> assertEquals(101, bob.status(), "another actor is not held back"));
+      for (RawSocket.Upgrade u : upgrades) {
+        u.close();
+      }
+      bob.close();
+    }
+  }
+
+  @Test
+  void subscriptionsPerSocketHoldForSubFramesWrittenAtOnceAndAnUnsubFreesASlot() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(5, 1_000, 100_000), clock())) {
+      SocketClient c = SocketClient.open(node.port(), as("ada@subs"));
+      for (int i = 0; i < 10; i++) {
+        c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
+      }
+      List<JsonObject> answers = frames(c, 10);
+      c.send("{\"t\":\"unsub\",\"sid\":\"s0\"}");
+      c.send("{\"t\":\"sub\",\"sid\":\"again\",\"q\":\"notes\",\"in\":{}}");
+      JsonObject again = c.next();
+      assertAll(
+          () -> assertEquals(5, answers.stream().filter(f -> t(f).equals("snapshot")).count()),
+          () -> assertEquals(5, answers.stream().filter(f -> t(f).equals("refuse")
+              && str(f, "code").equals("X_SUBSCRIPTION_LIMIT")).count()),
+          () -> assertEquals("snapshot", t(again), "the unsub gave its slot back"));
+      c.close();
+    }
+  }
+
+  @Test
+  void subscriptionsPerActorAndPerTenantHoldAcrossSockets() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(128, 4, 6), clock())) {
+      SocketClient ada1 = SocketClient.open(node.port(), as("ada@tenant"));
+      SocketClient ada2 = SocketClient.open(node.port(), as("ada@tenant"));
+      SocketClient bob = SocketClient.open(node.port(), as("bob@tenant"));
+      for (int i = 0; i < 3; i++) {
+        ada1.ws.sendText("{\"t\":\"sub\",\"sid\":\"a" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
+        ada2.ws.sendText("{\"t\":\"sub\",\"sid\":\"b" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
+      }
+      List<JsonObject> atAda = new ArrayList<>(frames(ada1, 3));
+      atAda.addAll(frames(ada2, 3));
+      for (int i = 0; i < 4; i++) {
+        bob.ws.sendText("{\"t\":\"sub\",\"sid\":\"c" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
+      }
+      List<JsonObject> atBob = frames(bob, 4);
+      assertAll(
+          () -> assertEquals(4, atAda.stream().filter(f -> t(f).equals("snapshot")).count(), "ada's four"),
+          () -> assertEquals(2, atAda.stream().filter(f -> t(f).equals("refuse")).count()),
+          () -> assertEquals(2, atBob.stream().filter(f -> t(f).equals("snapshot")).count(),
+              "the tenant's six: ada holds four, so bob gets two"),
+          () -> assertTrue(atBob.stream().filter(f -> t(f).equals("refuse"))
+              .allMatch(f -> str(f, "code").equals("X_SUBSCRIPTION_LIMIT") && str(f, "cause").contains("organisation"))));
+      ada1.close();
+      ada2.close();
+      bob.close();
+    }
+  }
+
+  @Test
+  void windowsPerNodeLetGoOfAnIdleWindowFirstAndRefuseOnlyWhenEveryWindowHasSubscribers() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withWindows(2), clock())) {
+      SocketClient a = SocketClient.open(node.port(), as("ada@w1"));
+      SocketClient b = SocketClient.open(node.port(), as("bob@w2"));
+      SocketClient c = SocketClient.open(node.port(), as("cy@w3"));
+      a.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
+      JsonObject first = a.next();
+      b.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
+      JsonObject second = b.next();
+      c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
+      JsonObject third = c.next();
+      a.send("{\"t\":\"unsub\",\"sid\":\"s\"}");
+      c.send("{\"t\":\"sub\",\"sid\":\"s2\",\"q\":\"notes\",\"in\":{}}");
+      JsonObject afterIdle = c.next();
+      assertAll(
+          () -> assertEquals("snapshot", t(first)),
+          () -> assertEquals("snapshot", t(second)),
+          () -> assertEquals("refuse", t(third), "a third tenant's window passes the cap of two"),
+          () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(third, "code")),
+          () -> assertEquals("snapshot", t(afterIdle), "w1's window, idle now, made room"),
+          () -> assertEquals(2, node.live().windowCount()));
+      a.close();
+      b.close();
+      c.close();
+    }
+  }
+
+  @Test
+  void aClientNetworkIsAnIpv4AddressExactlyOrAnIpv6Slash64() throws Exception {
+    assertAll(
+        () -> assertEquals("203.0.113.7", Admissions.network(InetAddress.getByName("203.0.113.7"))),
+        () -> assertEquals("2001:db8:1:2::/64", Admissions.network(InetAddress.getByName("2001:db8:1:2:aaaa::1"))),
+        () -> assertEquals(Admissions.network(InetAddress.getByName("2001:db8:1:2::5")),
+            Admissions.network(InetAddress.getByName("2001:db8:1:2:ffff:ffff:ffff:ffff")), "one /64, one network"),
+        () -> assertEquals("?", Admissions.network(null)));
+  }
+
+  /** Upgrades as {@code token} until admitted (a closed socket's slot comes back when the node sees the close). */
+  static RawSocket.Upgrade awaitAdmitted(SyncNode node, String token) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (true) {
+      RawSocket.Upgrade s = RawSocket.attempt(node.port(), as(token), 0);
+      if (s.status() == 101 || System.nanoTime() > deadline) {
+        return s;
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  static List<JsonObject> frames(SocketClient c, int n) throws InterruptedException {
+    List<JsonObject> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(c.next());
+    }
+    return out;
+  }
+}
