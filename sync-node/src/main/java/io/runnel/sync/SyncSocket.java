@@ -89,6 +89,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
+    node.node().drain.admitUpgrade();
     String origin = headers.first(HeaderNames.ORIGIN).orElse(null);
     if (!node.origins().admits(origin, headers.first(HeaderNames.HOST).orElse(null))) {
       node.metrics().refused(ErrorCode.X_SOCKET_ORIGIN_REFUSED.name());
@@ -375,6 +376,14 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         cut(s);
       }
     }
+  }
+
+  /**
+   * The node is draining: queues a {@code reconnect} frame with {@code delayMs} (ahead of the data bound, as an
+   * answer is); false when the socket is closed or even that room is full.
+   */
+  boolean reconnect(long delayMs, String reason) {
+    return answer(new OutboundFrame.Reconnect(delayMs, reason));
   }
 
   /**
