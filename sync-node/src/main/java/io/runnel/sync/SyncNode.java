@@ -162,10 +162,13 @@ public final class SyncNode implements AutoCloseable {
             .build())
         .routing(r -> {
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
-              .get("/readyz", (req, res) -> json(res, ready && !drain.draining() ? Status.OK_200
-                  : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder().put("ready", ready && !drain.draining())
-                      .put("draining", drain.draining()).put("sockets", sockets.size())
-                      .put("windows", live.stats().windows()).build()))
+              .get("/readyz", (req, res) -> {
+                boolean draining = drain.draining();
+                boolean up = ready && !draining;
+                json(res, up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder().put("ready", up)
+                    .put("draining", draining).put("sockets", sockets.size()).put("windows", live.stats().windows())
+                    .build());
+              })
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                 res.send(services.metrics().scrape());
