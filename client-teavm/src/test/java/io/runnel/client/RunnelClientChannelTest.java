@@ -202,6 +202,22 @@ class RunnelClientChannelTest {
   }
 
   @Test
+  void aDrainingNodesReconnectFrameLeavesTheSocketAndJoinsAgainAfterItsDelay() {
+    roomOnline();
+    node.receive("{\"t\":\"reconnect\",\"delayMs\":2000,\"reason\":\"drain\"}");
+    page.scheduler.advance(1_999);
+    int before = page.sockets.opened.size();
+    page.scheduler.advance(1);
+    FakeSockets.Socket again = page.online("u1", 2);
+    assertAll(
+        () -> assertEquals(1000, node.closedWith, "the page closed the draining node's socket itself"),
+        () -> assertEquals(1, before, "nothing before the delay"),
+        () -> assertEquals(List.of("joining", "live", "offline", "live"), states),
+        () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}"),
+            sent(again, "join"), "joined again with its presence"));
+  }
+
+  @Test
   void aRefusedJoinFailsTheChannelWithTheNodesCodeAndItIsNeverJoinedAgain() {
     Channel room = roomOnline();
     node.receive(refuseTopic("room.r1", "X_FORBIDDEN"));

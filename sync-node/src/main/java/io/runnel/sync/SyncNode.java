@@ -27,12 +27,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
 /**
@@ -45,6 +48,7 @@ import javax.sql.DataSource;
  * SyncNode node = SyncNode.builder().declarations(d).transport(bus).dataSource(pool)
  *     .authenticator(JwtAuthenticator.hs256(secret).build()).build();
  * node.start();   // node.port() is the port it listens on
+ * node.drain().join();   // on SIGTERM: clients move to other nodes over the spread window
  * node.stop();
  * }</pre>
  */
@@ -63,11 +67,14 @@ public final class SyncNode implements AutoCloseable {
     void closed(SyncSocket s) {
       if (node.sockets.remove(s)) {
         metrics.sockets.decrementAndGet();
+        node.drain.closed();
       }
     }
   }
 
   private final Set<SyncSocket> sockets = ConcurrentHashMap.newKeySet();
+  final Drain drain;
+  private final Duration drainSpread;
   private final LiveQueryRegistry live;
   private final ChannelHub channels;
   private final Services services;
@@ -105,6 +112,8 @@ public final class SyncNode implements AutoCloseable {
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;
     this.appRoutes = List.copyOf(b.appRoutes);
+    this.drain = new Drain(sockets, channels, b.drainRandom, services.metrics());
+    this.drainSpread = b.drainSpread;
   }
 
   /** A builder; declarations, a transport, a data source and an authenticator are required. */
@@ -155,9 +164,13 @@ public final class SyncNode implements AutoCloseable {
         .routing(r -> {
           r.addFilter(new UpgradeGate(services.admissions(), services.metrics()));
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
-              .get("/readyz", (req, res) -> json(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503,
-                  JsonObject.builder().put("ready", ready).put("sockets", sockets.size())
-                      .put("windows", live.stats().windows()).build()))
+              .get("/readyz", (req, res) -> {
+                boolean draining = drain.draining();
+                boolean up = ready && !draining;
+                json(res, up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder().put("ready", up)
+                    .put("draining", draining).put("sockets", sockets.size()).put("windows", live.stats().windows())
+                    .build());
+              })
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                 res.send(services.metrics().scrape());
@@ -254,27 +267,7 @@ public final class SyncNode implements AutoCloseable {
     sweeper.shutdownNow();
     // Close frames first: Helidon's stop closes the listener and only later cuts upgraded connections, without a
     // close frame (1006), and the node no longer reads the bus meanwhile.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-    List<Thread> closing = new ArrayList<>();
-    List<SyncSocket> closed = new ArrayList<>();
-    for (SyncSocket socket : sockets) {
-      Thread t = socket.goingAway();
-      if (t != null) {
-        closing.add(t);
-        closed.add(socket);
-      }
-    }
-    try {
-      for (Thread t : closing) {
-        t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-      }
-      // Then the clients' answers: stopping the server before they arrive resets the connections (1006 again).
-      for (SyncSocket socket : closed) {
-        socket.awaitEnd(deadline);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Drain.goAway(List.copyOf(sockets), Drain.CLOSE);
     WebServer s = server;
     server = null;
     if (s != null) {
@@ -282,6 +275,42 @@ public final class SyncNode implements AutoCloseable {
     }
     channels.close();
     live.close();
+  }
+
+  /**
+   * Stops accepting sockets for good: {@code /readyz} answers 503 with {@code "draining": true}, so the load balancer
+   * sends new clients elsewhere, and each upgrade from now on is shed with 503, {@code Retry-After} and
+   * {@code X_SOCKET_LIMIT}, costing no socket. The open sockets stay; {@link #drain} moves them.
+   */
+  public void stopAccepting() {
+    drain.stopAccepting();
+  }
+
+  /** Whether the node has stopped accepting sockets ({@link #stopAccepting}, {@link #drain}). */
+  public boolean draining() {
+    return drain.draining();
+  }
+
+  /** {@link #drain(Duration)} over the spread window the builder was given ({@link Builder#drainSpread}). */
+  public CompletableFuture<Drained> drain() {
+    return drain(drainSpread);
+  }
+
+  /**
+   * Drains the node (SIGTERM, a deploy): stops accepting ({@link #stopAccepting}); sends every open socket a
+   * {@code reconnect} frame whose {@code delayMs} is drawn uniformly over {@code [0, spread)} (its own per socket,
+   * from {@link Builder#drainRandom}), so the clients reconnect spread over the window, to other nodes; a client
+   * that obeys closes its socket at once, which leaves its channel topics. At the end of the window plus 1 s of grace
+   * (or as soon as no socket is left) every socket still open leaves its topics, the channel bus is flushed so the
+   * presence leaves reach the other nodes, and the socket is closed with 1001. Runs on a thread of its own; the
+   * first call starts it and every call answers the same future, completed with the counts when the drain is done.
+   * The node keeps its windows and routes until {@link #stop()}.
+   *
+   * @param spread the window the reconnect delays are spread over (0: every client reconnects at once)
+   * @throws IllegalArgumentException for a negative spread
+   */
+  public CompletableFuture<Drained> drain(Duration spread) {
+    return drain.start(spread);
   }
 
   /** Same as {@link #stop()}. */
@@ -312,8 +341,34 @@ public final class SyncNode implements AutoCloseable {
     private ChannelBus channelBus = ChannelBus.local();
     private Ticker channelTicker = Ticker.daemon("channel-ticker");
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
+    private Duration drainSpread = Duration.ofSeconds(10);
+    private RandomGenerator drainRandom = new SplittableRandom();
 
     private Builder() {}
+
+    /**
+     * The window a drain spreads its sockets' reconnect delays over ({@link SyncNode#drain()}; default 10 s, shorter
+     * than a window's grace period of 60 s, so the reconnecting clients find their rings on the other nodes).
+     *
+     * @throws IllegalArgumentException for a negative spread
+     */
+    public Builder drainSpread(Duration spread) {
+      Objects.requireNonNull(spread, "spread");
+      if (spread.isNegative()) {
+        throw new IllegalArgumentException("drainSpread must be at least 0, not " + spread);
+      }
+      this.drainSpread = spread;
+      return this;
+    }
+
+    /**
+     * Where a drain draws each socket's reconnect delay from (default a {@link SplittableRandom}); a test passes a
+     * seeded one. Only the drain's own thread draws from it.
+     */
+    public Builder drainRandom(RandomGenerator random) {
+      this.drainRandom = Objects.requireNonNull(random, "random");
+      return this;
+    }
 
     /**
      * Adds the app's own HTTP routes, such as its pages and their scripts, so they are served from the node's origin

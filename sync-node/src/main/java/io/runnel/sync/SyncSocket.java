@@ -93,6 +93,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
+    node.node().drain.admitUpgrade();
     Admissions.Admission gated = UpgradeGate.current();
     // Without the gate (it runs on every upgrade Helidon routes), the socket reserves its own node slot.
     Admissions.Admission a = gated != null ? gated : reserveSlot();
@@ -439,6 +440,14 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
         cut(s);
       }
     }
+  }
+
+  /**
+   * The node is draining: queues a {@code reconnect} frame with {@code delayMs} (ahead of the data bound, as an
+   * answer is); false when the socket is closed or even that room is full.
+   */
+  boolean reconnect(long delayMs, String reason) {
+    return answer(new OutboundFrame.Reconnect(delayMs, reason));
   }
 
   /**

@@ -186,14 +186,11 @@ class AdmissionTest {
   @Test
   void subscriptionsPerSocketHoldForSubFramesWrittenAtOnceAndAnUnsubFreesASlot() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(5, 1_000, 100_000), clock())) {
-      SocketClient c = SocketClient.open(node.port(), as("ada@subs"));
-      for (int i = 0; i < 10; i++) {
-        c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
-      }
+      RawSocket c = RawSocket.open(node.port(), "ada@subs", 0);
+      c.writeAll(subs("s", 10));
       List<JsonObject> answers = frames(c, 10);
-      c.send("{\"t\":\"unsub\",\"sid\":\"s0\"}");
-      c.send("{\"t\":\"sub\",\"sid\":\"again\",\"q\":\"notes\",\"in\":{}}");
-      JsonObject again = c.next();
+      c.writeAll(List.of("{\"t\":\"unsub\",\"sid\":\"s0\"}", sub("again")));
+      JsonObject again = frame(c);
       assertAll(
           () -> assertEquals(5, answers.stream().filter(f -> t(f).equals("snapshot")).count()),
           () -> assertEquals(5, answers.stream().filter(f -> t(f).equals("refuse")
@@ -206,18 +203,19 @@ class AdmissionTest {
   @Test
   void subscriptionsPerActorAndPerTenantHoldAcrossSockets() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(128, 4, 6), clock())) {
-      SocketClient ada1 = SocketClient.open(node.port(), as("ada@tenant"));
-      SocketClient ada2 = SocketClient.open(node.port(), as("ada@tenant"));
-      SocketClient bob = SocketClient.open(node.port(), as("bob@tenant"));
-      for (int i = 0; i < 3; i++) {
-        ada1.ws.sendText("{\"t\":\"sub\",\"sid\":\"a" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
-        ada2.ws.sendText("{\"t\":\"sub\",\"sid\":\"b" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
-      }
+      RawSocket ada1 = RawSocket.open(node.port(), "ada@tenant", 0);
+      RawSocket ada2 = RawSocket.open(node.port(), "ada@tenant", 0);
+      RawSocket bob = RawSocket.open(node.port(), "bob@tenant", 0);
+      together(List.<Callable<Void>>of(() -> {
+        ada1.writeAll(subs("a", 3));
+        return null;
+      }, () -> {
+        ada2.writeAll(subs("b", 3));
+        return null;
+      }));
       List<JsonObject> atAda = new ArrayList<>(frames(ada1, 3));
       atAda.addAll(frames(ada2, 3));
-      for (int i = 0; i < 4; i++) {
-        bob.ws.sendText("{\"t\":\"sub\",\"sid\":\"c" + i + "\",\"q\":\"notes\",\"in\":{}}", true);
-      }
+      bob.writeAll(subs("c", 4));
       List<JsonObject> atBob = frames(bob, 4);
       assertAll(
           () -> assertEquals(4, atAda.stream().filter(f -> t(f).equals("snapshot")).count(), "ada's four"),
@@ -245,6 +243,7 @@ class AdmissionTest {
       c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
       JsonObject third = c.next();
       a.send("{\"t\":\"unsub\",\"sid\":\"s\"}");
+      ChannelFixture.until(a);
       c.send("{\"t\":\"sub\",\"sid\":\"s2\",\"q\":\"notes\",\"in\":{}}");
       JsonObject afterIdle = c.next();
       assertAll(
@@ -282,10 +281,27 @@ class AdmissionTest {
     }
   }
 
-  static List<JsonObject> frames(SocketClient c, int n) throws InterruptedException {
+  static String sub(String sid) {
+    return "{\"t\":\"sub\",\"sid\":\"" + sid + "\",\"q\":\"notes\",\"in\":{}}";
+  }
+
+  /** {@code n} {@code sub} frames of the query {@code notes}, sids {@code prefix0…}. */
+  static List<String> subs(String prefix, int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(sub(prefix + i));
+    }
+    return out;
+  }
+
+  static JsonObject frame(RawSocket c) throws java.io.IOException {
+    return (JsonObject) io.runnel.wire.Json.parse(c.read());
+  }
+
+  static List<JsonObject> frames(RawSocket c, int n) throws java.io.IOException {
     List<JsonObject> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(c.next());
+      out.add(frame(c));
     }
     return out;
   }

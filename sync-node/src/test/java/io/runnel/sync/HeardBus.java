@@ -41,6 +41,11 @@ final class HeardBus implements ChannelBus {
   }
 
   @Override
+  public void flush(java.time.Duration deadline) {
+    bus.flush(deadline);
+  }
+
+  @Override
   public void close() {
     bus.close();
   }

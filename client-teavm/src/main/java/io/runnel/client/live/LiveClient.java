@@ -33,7 +33,8 @@ import java.util.function.DoubleSupplier;
  * {@code hello} every {@code heartbeatMs}; hearing nothing for two intervals it closes with 4000 and reconnects after
  * an equal-jitter {@link Backoff}, or after a {@code reconnect} frame's delay. A {@code hello} answer's LSN settles
  * writes only when every subscription is live on this connection, so a resume still in flight cannot hide an echo.
- * The page's word about the network cuts the waiting short ({@link #reconnectNow}) but never drops a socket.
+ * The page's word about the network cuts a backoff short ({@link #reconnectNow}), never a {@code reconnect} frame's
+ * delay, and never drops a socket.
  */
 public final class LiveClient {
 
@@ -67,6 +68,8 @@ public final class LiveClient {
   private final @Nullable String orgId;
   private boolean helloUnused;
   private boolean stopped = true;
+  /** Set while the client waits out a delay the node named (a {@code reconnect} frame), which nothing cuts short. */
+  private boolean told;
   private Scheduler.@Nullable Cancellable beat;
   private Scheduler.@Nullable Cancellable silence;
   private Scheduler.@Nullable Cancellable retry;
@@ -186,12 +189,13 @@ public final class LiveClient {
    * Reconnects now instead of waiting out the backoff (the page says the network is back, or the tab is shown again
    * after its timers were throttled): when offline waiting to retry, the retry is called off and a socket opens at
    * once; when online, {@code hello} goes soon ({@link #beatSoon}) to check the socket. Nothing while connecting or
-   * stopped.
+   * stopped, nor while waiting out a draining node's {@code reconnect} delay: that delay spreads the node's clients
+   * over its window, and the page's word says nothing about it.
    */
   public void reconnectNow() {
     if (online) {
       beatSoon();
-    } else if (!stopped && state instanceof ConnectionState.Offline) {
+    } else if (!stopped && !told && state instanceof ConnectionState.Offline) {
       cancel(retry);
       connect();
     }
@@ -225,6 +229,7 @@ public final class LiveClient {
       return;
     }
     int gen = ++generation;
+    told = false;
     setState(new ConnectionState.Connecting(epoch));
     endpoint.url(url -> {
       if (gen == generation && !stopped) {
@@ -237,13 +242,17 @@ public final class LiveClient {
     });
   }
 
-  /** The connection is gone (closed, silent, failed or told to reconnect): back off, or wait {@code delay}. */
+  /**
+   * The connection is gone (closed, silent, failed or told to reconnect): back off, or wait exactly {@code delay}
+   * (a draining node's {@code delayMs}), which counts as no failure.
+   */
   private void lost(long delay) {
     drop();
     if (stopped) {
       return;
     }
-    long wait = delay >= 0 ? delay : backoff.delay(failures++, random.getAsDouble());
+    told = delay >= 0;
+    long wait = told ? delay : backoff.delay(failures++, random.getAsDouble());
     setState(new ConnectionState.Offline(epoch, scheduler.nowMillis() + wait));
     retry = scheduler.schedule(wait, this::connect);
   }

@@ -219,6 +219,48 @@ class LiveClientTest {
   }
 
   @Test
+  void aReconnectFrameClosesTheSocketAndResumesEverySubscriptionWithItsCursorAfterExactlyItsDelay() {
+    LiveQuery q = client.query(BY_LIKES, "acme");
+    FakeSockets.Socket s = online("u1");
+    s.receive(snapshot(q.sid(), 3, post("p2", "acme", "B", 9), post("p1", "acme", "A", 5)));
+    s.receive("{\"t\":\"reconnect\",\"delayMs\":7300,\"reason\":\"drain\"}");
+    ConnectionState waiting = client.connection();
+    client.reconnectNow();
+    scheduler.advance(7299);
+    int before = sockets.opened.size();
+    scheduler.advance(1);
+    FakeSockets.Socket next = sockets.last();
+    next.open();
+    next.receive(hello("u1", 4));
+    JsonObject sub = next.frames().get(1);
+    JsonObject cursor = (JsonObject) sub.get("cursor");
+    assertAll(
+        () -> assertEquals(1000, s.closedWith, "the client closes the draining node's socket itself, at once"),
+        () -> assertEquals(new ConnectionState.Offline(1, 1_000_000 + 7300), waiting,
+            "offline until exactly delayMs, no backoff"),
+        () -> assertEquals(1, before, "not a millisecond earlier, though the page said the network is back"),
+        () -> assertEquals(2, sockets.opened.size(), "a new socket at delayMs"),
+        () -> assertEquals(new JsonString("sub"), sub.get("t")),
+        () -> assertEquals(new JsonString(Node.lsn(3)), cursor.get("lsn"), "resumes from its last cursor"),
+        () -> assertEquals(JsonArray.ofStrings(List.of("p2", "p1")), cursor.get("ids"), "with the keys it holds"),
+        () -> assertEquals(2, q.view().records().size(), "the records stay shown meanwhile"));
+  }
+
+  @Test
+  void afterAReconnectDelayAFailedAttemptBacksOffAsUsualAndThePagesWordCountsAgain() {
+    FakeSockets.Socket s = online("u1");
+    s.receive("{\"t\":\"reconnect\",\"delayMs\":100,\"reason\":\"drain\"}");
+    scheduler.advance(100);
+    sockets.last().listener.closed(1006, "refused");
+    ConnectionState backingOff = client.connection();
+    client.reconnectNow();
+    assertAll(
+        () -> assertEquals(new ConnectionState.Offline(1, 1_000_000 + 100 + 375), backingOff,
+            "the attempt after the delay failed: the usual backoff, from its first step"),
+        () -> assertEquals(3, sockets.opened.size(), "the page's word cuts a backoff short again"));
+  }
+
+  @Test
   void aPrincipalChangeClearsTheStoreAndSubscribesAfreshWithoutACursor() {
     LiveQuery q = client.query(BY_LIKES, "acme");
     FakeSockets.Socket s = online("u1");

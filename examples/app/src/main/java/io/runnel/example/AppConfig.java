@@ -6,6 +6,7 @@ import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
@@ -24,9 +25,14 @@ import java.util.Objects;
  * @param jwtSecret the HS256 secret tokens are signed and checked with ({@code RUNNEL_JWT_SECRET}, at least 32
  *     bytes), or null for a random one per process (development only: tokens then end with the process)
  * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus; {@link TransportConfig})
+ * @param drainSpread the window a drain on SIGTERM spreads the sockets' reconnects over ({@code
+ *     RUNNEL_DRAIN_SPREAD_MS}, milliseconds, 0–60,000, default 10,000; {@code docs/operating.md}, "Drain")
  */
 public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl databaseUrl, Path dataDirectory,
-    int databasePort, @Nullable String jwtSecret, TransportConfig bus) {
+    int databasePort, @Nullable String jwtSecret, TransportConfig bus, Duration drainSpread) {
+
+  /** The longest drain spread: a window's grace period, so the reconnecting clients still find their rings. */
+  public static final long MAX_DRAIN_SPREAD_MS = 60_000;
 
   /** What a process runs. */
   public enum Role {
@@ -39,6 +45,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(bus, "bus");
+    Objects.requireNonNull(drainSpread, "drainSpread");
   }
 
   /**
@@ -76,7 +83,27 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
     String url = env.get("DATABASE_URL");
     return new AppConfig(Role.ALL, dev, port(env, "PORT", 8080), url == null ? null : DatabaseUrl.parse("DATABASE_URL",
-        url), workingDirectory.resolve(dir).normalize(), port(env, "RUNNEL_PG_PORT", 0), secret, bus);
+        url), workingDirectory.resolve(dir).normalize(), port(env, "RUNNEL_PG_PORT", 0), secret, bus,
+        drainSpread(env));
+  }
+
+  private static Duration drainSpread(Map<String, String> env) {
+    String text = env.get("RUNNEL_DRAIN_SPREAD_MS");
+    if (text == null) {
+      return Duration.ofSeconds(10);
+    }
+    String fix = "Set it to milliseconds from 0 to " + MAX_DRAIN_SPREAD_MS + " (a window's grace period), or unset it"
+        + " for 10000; keep the pod's termination grace period above it.";
+    long ms;
+    try {
+      ms = Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw invalid("RUNNEL_DRAIN_SPREAD_MS is '" + text + "', not a whole number of milliseconds.", fix);
+    }
+    if (ms < 0 || ms > MAX_DRAIN_SPREAD_MS) {
+      throw invalid("RUNNEL_DRAIN_SPREAD_MS is " + ms + ", outside 0–" + MAX_DRAIN_SPREAD_MS + ".", fix);
+    }
+    return Duration.ofMillis(ms);
   }
 
   private static int port(Map<String, String> env, String variable, int byDefault) {

@@ -7,6 +7,7 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.sync.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.channel.ChannelBus;
@@ -104,7 +105,7 @@ public final class BoardApp implements AutoCloseable {
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
     return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
         .channelBus(channels).authenticator(JwtAuthenticator.hs256(secret).build())
-        .routing(signIn::routes).routing(page::routes)
+        .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
         .listen("0.0.0.0", port).build();
   }
 
@@ -147,6 +148,31 @@ public final class BoardApp implements AutoCloseable {
   /** The pool the node's mutators and reads use. */
   public HikariDataSource pool() {
     return pool;
+  }
+
+  /**
+   * Drains the sync node over the configured spread ({@code RUNNEL_DRAIN_SPREAD_MS}; {@link SyncNode#drain()}) and
+   * waits until it is done, at most the spread plus 10 s: it stops accepting, every socket is told to reconnect
+   * (elsewhere) after a delay of its own, and the sockets still open at the end are closed. Answers what it did, or
+   * null when the node is not running. The node keeps running its routes until {@link #close()}.
+   *
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public @Nullable Drained drainNode() throws InterruptedException {
+    SyncNode n;
+    synchronized (this) {
+      n = node;
+    }
+    if (n == null) {
+      return null;
+    }
+    try {
+      return n.drain().get(config.drainSpread().toMillis() + 10_000, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      System.getLogger(BoardApp.class.getName()).log(System.Logger.Level.WARNING,
+          "The drain did not finish; stopping anyway: " + e);
+      return null;
+    }
   }
 
   /** Stops the sync node only (its sockets close and its port stops answering); the rest goes on. */

@@ -1,5 +1,6 @@
 package io.runnel.example;
 
+import io.runnel.sync.Drained;
 import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -8,7 +9,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The main job, {@code ./runnel run}: reads the configuration ({@link AppConfig}), starts the team board whole
  * ({@link BoardApp}), prints the URL to open, the database's JDBC URL, the bus and how to sign in, and runs until
- * Ctrl-C, which stops everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits
+ * Ctrl-C or SIGTERM, which drain the sync node first (its clients are told to reconnect over
+ * {@code RUNNEL_DRAIN_SPREAD_MS}, default 10 s) and then stop everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits
  * with 2; a part that refuses at boot (a NATS server that does not answer: {@code X_TRANSPORT_UNAVAILABLE}) prints
  * its error, naming the fix, and exits with 1.
  */
@@ -41,8 +43,18 @@ public final class Main {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("Runnel: stopping.");
-      app.close();
+      System.out.println("Runnel: draining over " + config.drainSpread().toMillis() + " ms, then stopping.");
+      try {
+        Drained drained = app.drainNode();
+        if (drained != null) {
+          System.out.println("Runnel: drained: " + drained.told() + " sockets told to reconnect, " + drained.closed()
+              + " closed at the end of the window.");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        app.close();
+      }
       stopped.countDown();
     }, "runnel-stop"));
     printBanner(System.out, app, config);

@@ -11,6 +11,7 @@ import io.runnel.bus.TransportConfig;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,27 @@ class BoardConfigTest {
         () -> assertNull(c.databaseUrl(), "the embedded PostgreSQL"),
         () -> assertEquals(HERE.resolve(".runnel/pgdata"), c.dataDirectory()),
         () -> assertNull(c.jwtSecret(), "a random secret per process in development"),
-        () -> assertEquals(new TransportConfig.InProcess(), c.bus(), "the in-process bus without NATS_URL"));
+        () -> assertEquals(new TransportConfig.InProcess(), c.bus(), "the in-process bus without NATS_URL"),
+        () -> assertEquals(Duration.ofSeconds(10), c.drainSpread(), "a drain spreads reconnects over 10 s"));
+  }
+
+  @Test
+  void theDrainSpreadIsReadInMillisecondsUpToAWindowsGracePeriod() {
+    assertAll(
+        () -> assertEquals(Duration.ofMillis(2500), AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+            "RUNNEL_DRAIN_SPREAD_MS", "2500"), HERE).drainSpread()),
+        () -> assertEquals(Duration.ZERO, AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+            "RUNNEL_DRAIN_SPREAD_MS", "0"), HERE).drainSpread(), "0: every client reconnects at once"),
+        () -> assertEquals(Duration.ofMinutes(1), AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+            "RUNNEL_DRAIN_SPREAD_MS", "60000"), HERE).drainSpread(), "the longest"),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "10s", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_DRAIN_SPREAD_MS"), "a unit is not milliseconds"),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "-1", "RUNNEL_DEV", "true").cause().contains("outside"),
+            "negative"),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "60001", "RUNNEL_DEV", "true").fix().contains("60000"),
+            "past a window's grace period, the fix names the bound"),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_DRAIN_SPREAD_MS"), "empty"));
   }
 
   @Test

@@ -47,6 +47,13 @@ public interface ChannelBus extends AutoCloseable {
    */
   default void onReconnect(Runnable listener) {}
 
+  /**
+   * Returns once every message published so far was taken by the bus, or once {@code deadline} has passed (a drain
+   * waits here for its presence leaves to reach the other nodes); a bus that sends at once returns at once. Never
+   * throws for a bus that is down: what it did not take is lost, as {@link #publish} says.
+   */
+  default void flush(java.time.Duration deadline) {}
+
   /** Stops every listener. */
   @Override
   void close();

@@ -273,6 +273,15 @@ public final class ChannelHub implements AutoCloseable {
   }
 
   /**
+   * Waits, at most {@code deadline}, until the bus took every seat change and event published so far
+   * ({@link ChannelBus#flush}): a draining node calls it after its sockets left, so their leaves reach the other
+   * nodes before it closes.
+   */
+  public void flush(Duration deadline) {
+    bus.flush(Objects.requireNonNull(deadline, "deadline"));
+  }
+
+  /**
    * {@code member}'s outbound queue drained: each topic whose presence frames it lost sends it a whole roster, and
    * each whose records frames it lost sends it {@code gap}.
    */

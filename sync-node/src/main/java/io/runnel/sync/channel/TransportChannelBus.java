@@ -91,6 +91,16 @@ public final class TransportChannelBus implements ChannelBus {
   }
 
   @Override
+  public void flush(java.time.Duration deadline) {
+    try {
+      transport.flush(Objects.requireNonNull(deadline, "deadline"));
+    } catch (TransportUnavailableException e) {
+      LOG.log(Level.WARNING, "The bus did not take every channel message within " + deadline.toMillis()
+          + " ms; the other nodes drop this node's seats within the presence TTL: " + e.getMessage());
+    }
+  }
+
+  @Override
   public void onReconnect(Runnable listener) {
     transport.onReconnect(Objects.requireNonNull(listener, "listener"));
   }
