@@ -57,7 +57,7 @@ public final class SyncNode implements AutoCloseable {
   /** What each socket needs of its node. */
   record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
       Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
-      Admissions admissions, SyncNode node) {
+      Admissions admissions, java.util.function.LongSupplier nanos, SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -103,7 +103,7 @@ public final class SyncNode implements AutoCloseable {
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
         b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins,
-        new Admissions(b.admissionLimits, b.clock::millis), this);
+        new Admissions(b.admissionLimits, b.clock::millis), b.nanos, this);
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
         .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
@@ -198,7 +198,7 @@ public final class SyncNode implements AutoCloseable {
 
   private void sweep() {
     services.admissions().sweep();
-    long now = services.clock().millis();
+    long now = services.nanos().getAsLong();
     for (SyncSocket s : sockets) {
       try {
         s.sweep(now);
@@ -329,6 +329,7 @@ public final class SyncNode implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private SocketLimits limits = SocketLimits.DEFAULTS;
     private AdmissionLimits admissionLimits = AdmissionLimits.DEFAULTS;
+    private java.util.function.LongSupplier nanos = System::nanoTime;
     private String nodeId = UUID.randomUUID().toString().substring(0, 8);
     private Duration heartbeat = Duration.ofSeconds(10);
     private String host = "0.0.0.0";
@@ -466,6 +467,16 @@ public final class SyncNode implements AutoCloseable {
     /** The clock (default UTC). */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The monotonic clock, nanoseconds (default {@link System#nanoTime()}): a socket's idle budget and its frame rate
+     * are measured on it, so a wall clock that jumps (NTP, a VM resumed) neither closes quiet sockets nor opens a
+     * flood's gate. Tests pass a manual one ({@code ManualClock::nanos}).
+     */
+    public Builder monotonic(java.util.function.LongSupplier nanoTime) {
+      this.nanos = Objects.requireNonNull(nanoTime, "nanoTime");
       return this;
     }
 

@@ -79,7 +79,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private volatile long lastInbound;
   /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
   private double tokens = 256;
-  private long tokensAt = -1;
+  private long tokensAt = Long.MIN_VALUE;
   private int floods;
   private volatile boolean closed;
   /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
@@ -174,7 +174,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       a.opened();
     }
     session = s;
-    lastInbound = node.clock().millis();
+    lastInbound = node.nanos().getAsLong();
     queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> written(s, text),
         "socket-writer");
     queue.onDrained(this::resync);
@@ -183,7 +183,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   @Override
   public void onMessage(WsSession s, String text, boolean last) {
-    lastInbound = node.clock().millis();
+    lastInbound = node.nanos().getAsLong();
     fragments.append(text);
     if (!last) {
       return;
@@ -195,7 +195,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   @Override
   public void onMessage(WsSession s, BufferData buffer, boolean last) {
-    lastInbound = node.clock().millis();
+    lastInbound = node.nanos().getAsLong();
     if (last) {
       refuse(new NodeException(ErrorCode.X_FRAME_INVALID, "The node reads text frames only; a binary frame came.",
           "Send each frame as one JSON text frame."), null);
@@ -204,9 +204,9 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
 
   /** Takes one token; false when the socket is over its frame rate. */
   private boolean admit() {
-    long now = node.clock().millis();
-    if (tokensAt >= 0) {
-      tokens = Math.min(256, tokens + (now - tokensAt) * 64 / 1000.0);
+    long now = node.nanos().getAsLong();
+    if (tokensAt != Long.MIN_VALUE) {
+      tokens = Math.min(256, tokens + (now - tokensAt) * 64 / 1e9);
     }
     tokensAt = now;
     if (tokens >= 1) {
@@ -421,13 +421,13 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
    * deadline. A connection the client dropped without a close frame is noticed here: Helidon 4.5 ends the connection
    * when reading a frame fails and tells the listener nothing (no {@code onClose}, no {@code onError}).
    */
-  void sweep(long nowMillis) {
+  void sweep(long nowNanos) {
     WsSession open = session;
     if (open != null && !connected(open)) {
       cleanUp();
       return;
     }
-    if (nowMillis - lastInbound > node.limits().idle().toMillis()) {
+    if (nowNanos - lastInbound > node.limits().idle().toNanos()) {
       close(4001, "Idle: no frame for " + node.limits().idle().toSeconds() + " s.");
       return;
     }

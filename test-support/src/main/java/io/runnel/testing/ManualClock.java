@@ -40,13 +40,24 @@ public final class ManualClock extends Clock {
     return Instant.ofEpochMilli(millis);
   }
 
+  private long nanos;
+
   @Override
   public long millis() {
     return millis;
   }
 
-  /** Moves the clock forward by {@code d}. */
+  /** Moves the clock forward by {@code d}: its wall time and its monotonic reading ({@link #nanos()}) alike. */
   public void advance(Duration d) {
     millis += d.toMillis();
+    nanos += d.toNanos();
+  }
+
+  /**
+   * A monotonic reading in nanoseconds, as {@link System#nanoTime()} gives one: it starts at 0 and moves only with
+   * {@link #advance}, for code that measures elapsed time on a monotonic clock ({@code SyncNode.Builder.monotonic}).
+   */
+  public long nanos() {
+    return nanos;
   }
 }
