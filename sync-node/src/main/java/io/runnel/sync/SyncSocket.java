@@ -386,6 +386,11 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     try {
       LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
       subscriptions.put(sid, new Asked(a.query(), a.input(), again));
+      if (closed) {
+        // The socket closed meanwhile: its clean-up counted this sid off, and may not have seen the new subscription.
+        subscriptions.remove(sid);
+        again.close();
+      }
     } catch (RunnelException e) {
       refuse(sid, e);
     }
