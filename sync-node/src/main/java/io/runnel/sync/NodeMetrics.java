@@ -54,6 +54,18 @@ final class NodeMetrics {
     FunctionCounter.builder(name, live, f).description(description).register(registry);
   }
 
+  /** Counts the grant checks of {@code grants} by outcome, and the refreshes that threw. */
+  void grants(io.runnel.sync.auth.GrantKeeper grants) {
+    FunctionCounter.builder("runnel_grant_refresh_failures", grants, g -> g.stats().failures())
+        .description("Grant refreshes that threw (the socket kept its grant and is asked again)").register(registry);
+    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().kept()).tag("outcome", "kept")
+        .description("Grant checks by outcome").register(registry);
+    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().changed()).tag("outcome", "changed")
+        .description("Grant checks by outcome").register(registry);
+    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().closed()).tag("outcome", "closed")
+        .description("Grant checks by outcome").register(registry);
+  }
+
   /** Counts a refusal by its code. */
   void refused(String code) {
     Counter.builder("runnel_refusals").tag("code", code).description("Refusals by code").register(registry)

@@ -11,6 +11,7 @@ import io.helidon.http.DirectHandler;
 import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.auth.Authenticator;
+import io.runnel.sync.auth.GrantKeeper;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.ChannelHub;
@@ -57,7 +58,7 @@ public final class SyncNode implements AutoCloseable {
   /** What each socket needs of its node. */
   record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
       Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
-      Admissions admissions, java.util.function.LongSupplier nanos, SyncNode node) {
+      Admissions admissions, java.util.function.LongSupplier nanos, GrantKeeper grants, SyncNode node) {
 
     void open(SyncSocket s) {
       node.sockets.add(s);
@@ -103,7 +104,9 @@ public final class SyncNode implements AutoCloseable {
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
         b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins,
-        new Admissions(b.admissionLimits, b.clock::millis), b.nanos, this);
+        new Admissions(b.admissionLimits, b.clock::millis), b.nanos,
+        GrantKeeper.create(b.authenticator, b.clock, b.grantCheck, b.grantGrace), this);
+    services.metrics().grants(services.grants());
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
         .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
         .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
@@ -199,9 +202,12 @@ public final class SyncNode implements AutoCloseable {
   private void sweep() {
     services.admissions().sweep();
     long now = services.nanos().getAsLong();
+    // Grants expire on the wall clock (expiresAt is epoch ms); idleness is measured on the monotonic one.
+    long wall = services.clock().millis();
     for (SyncSocket s : sockets) {
       try {
         s.sweep(now);
+        s.checkGrant(wall);
       } catch (RuntimeException e) {
         System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING, "Sweep failed: " + e);
       }
@@ -332,6 +338,8 @@ public final class SyncNode implements AutoCloseable {
     private java.util.function.LongSupplier nanos = System::nanoTime;
     private String nodeId = UUID.randomUUID().toString().substring(0, 8);
     private Duration heartbeat = Duration.ofSeconds(10);
+    private Duration grantCheck = GrantKeeper.DEFAULT_EVERY;
+    private Duration grantGrace = GrantKeeper.DEFAULT_GRACE;
     private String host = "0.0.0.0";
     private int port = 8080;
     private int socketSendBuffer;
@@ -455,6 +463,35 @@ public final class SyncNode implements AutoCloseable {
     /** Who a socket is (required). */
     public Builder authenticator(Authenticator authenticator) {
       this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /**
+     * How often each socket's grant is decided again through {@link Authenticator#refresh} (default 30 s; also always
+     * at the grant's {@code expiresAt}), on this node's clock ({@code docs/auth.md}, "Identity over time").
+     *
+     * @throws IllegalArgumentException when under 1 ms
+     */
+    public Builder grantCheck(Duration every) {
+      if (Objects.requireNonNull(every, "every").toMillis() < 1) {
+        throw new IllegalArgumentException("grantCheck must be at least 1 ms, not " + every);
+      }
+      this.grantCheck = every;
+      return this;
+    }
+
+    /**
+     * How long past its {@code expiresAt} a socket keeps a grant whose refresh throws (the authenticator cannot decide
+     * now), asked again at each check meanwhile, before it is closed with 1008 (default 60 s; zero closes it at the
+     * first failure past the expiry).
+     *
+     * @throws IllegalArgumentException when negative
+     */
+    public Builder grantGrace(Duration grace) {
+      if (Objects.requireNonNull(grace, "grace").isNegative()) {
+        throw new IllegalArgumentException("grantGrace may not be negative: " + grace);
+      }
+      this.grantGrace = grace;
       return this;
     }
 

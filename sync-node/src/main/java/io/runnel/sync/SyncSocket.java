@@ -13,6 +13,8 @@ import io.runnel.replicator.Lsn;
 import io.runnel.sync.auth.AuthRefusedException;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
+import io.runnel.sync.auth.GrantHolder;
+import io.runnel.sync.auth.GrantWatch;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelMember;
 import io.runnel.sync.live.Cursor;
@@ -53,8 +55,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link io.runnel.sync.channel.ChannelHub}; a refused join is answered with {@code refuse} naming its topic. Once
  * the queue drains after a drop, the hub resends the rosters and sends {@code gap} for the records frames the socket
  * lost. A socket that closes leaves all its topics at once.
+ *
+ * <p>Its grant is re-decided over time ({@link io.runnel.sync.auth.GrantKeeper}): a changed actor decides every
+ * subscription and topic again ({@link #regrant}); an expired one closes the socket with 1008. {@code sub} and
+ * {@code join} are decided under the identity lock, so none is decided for an actor a regrant already replaced.
  */
-final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
+final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, GrantHolder {
 
   private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
 
@@ -70,6 +76,9 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
   private final java.util.concurrent.atomic.AtomicBoolean lostFrames = new java.util.concurrent.atomic.AtomicBoolean();
   private final StringBuilder fragments = new StringBuilder();
   private volatile @Nullable Grant grant;
+  private volatile @Nullable GrantWatch grantWatch;
+  /** Held while a subscription or topic is decided for the actor, and while a regrant decides them all again. */
+  private final java.util.concurrent.locks.ReentrantLock identity = new java.util.concurrent.locks.ReentrantLock();
   private volatile @Nullable WsSession session;
   private volatile io.runnel.sync.socket.OutboundQueue queue;
   /** This socket's reservations (its node slot, its actor's slot), given back when it closes. */
@@ -178,6 +187,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
     queue = new io.runnel.sync.socket.OutboundQueue(node.limits().outboundBytes(), text -> written(s, text),
         "socket-writer");
     queue.onDrained(this::resync);
+    grantWatch = node.grants().watch(this);
     node.open(this);
   }
 
@@ -235,7 +245,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
       answer(OutboundFrame.Refuse.of(e));
       return;
     }
-    Actor actor = grant.actor();
+    identity.lock();
+    try {
+      handle(frame, grant.actor());
+    } finally {
+      identity.unlock();
+    }
+  }
+
+  private void handle(InboundFrame frame, Actor actor) {
     switch (frame) {
       case InboundFrame.Hello h -> {
         if (h.v() != InboundFrame.VERSION) {
@@ -400,19 +418,81 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember {
     if (lostFrames.getAndSet(false)) {
       node.channels().drained(this);
     }
-    for (String sid : Set.copyOf(desynced)) {
-      Asked a = subscriptions.get(sid);
-      if (a == null) {
-        desynced.remove(sid);
-        continue;
+    identity.lock();
+    try {
+      for (String sid : Set.copyOf(desynced)) {
+        resubscribe(sid);
       }
-      a.subscription().close();
-      try {
-        LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
-        subscriptions.put(sid, new Asked(a.query(), a.input(), again, a.slot()));
-      } catch (RunnelException e) {
-        refuse(sid, e);
+    } finally {
+      identity.unlock();
+    }
+  }
+
+  /**
+   * Subscribes {@code sid} again as the socket's actor now, which answers a fresh snapshot, or refuses it when that
+   * actor may no longer read it; a sid no longer held is forgotten. Called under the identity lock.
+   */
+  private void resubscribe(String sid) {
+    Asked a = subscriptions.get(sid);
+    if (a == null) {
+      desynced.remove(sid);
+      return;
+    }
+    a.subscription().close();
+    try {
+      LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
+      subscriptions.put(sid, new Asked(a.query(), a.input(), again, a.slot()));
+      if (closed) {
+        // The socket closed meanwhile: its clean-up counted this sid off, and may not have seen the new subscription.
+        subscriptions.remove(sid);
+        again.close();
       }
+    } catch (RunnelException e) {
+      refuse(sid, e);
+    }
+  }
+
+  @Override
+  public Grant grant() {
+    return grant;
+  }
+
+  /**
+   * Holds {@code next} from now on; when its actor differs, every subscription is subscribed again for it (a fresh
+   * snapshot, or {@code refuse} with the policy's code) and every topic whose channel policy now refuses it is left
+   * with {@code refuse}. Runs on the grant keeper's thread, under the identity lock.
+   */
+  @Override
+  public void regrant(Grant next) {
+    identity.lock();
+    try {
+      Actor before = grant.actor();
+      grant = next;
+      if (before.equals(next.actor())) {
+        return;
+      }
+      for (String sid : Set.copyOf(subscriptions.keySet())) {
+        resubscribe(sid);
+      }
+      node.channels().recheck(this).forEach((topic, e) -> {
+        node.metrics().refused(e.code().name());
+        answer(OutboundFrame.Refuse.of(e, null, topic));
+      });
+    } finally {
+      identity.unlock();
+    }
+  }
+
+  @Override
+  public void expire(String reason) {
+    close(1008, reason);
+  }
+
+  /** Starts a check of the socket's grant when one is due at {@code nowMillis}; never blocks (the node's sweep). */
+  void checkGrant(long nowMillis) {
+    GrantWatch w = grantWatch;
+    if (w != null && !closed) {
+      w.check(nowMillis);
     }
   }
 

@@ -33,7 +33,9 @@ import java.util.Set;
  * and permissions ({@code permissions}).
  *
  * <p>A token that fails verification proves nobody (null, {@code 401}); a key source that cannot be reached throws
- * ({@code 503}).
+ * ({@code 503}). A token cannot be re-decided without a newer one, so {@link #refresh} answers null: a socket opened
+ * with a token (or a ticket issued for one) is closed with 1008 at the token's {@code exp}, and the client reconnects
+ * with a fresh token.
  */
 public final class JwtAuthenticator implements Authenticator {
 
@@ -93,6 +95,15 @@ public final class JwtAuthenticator implements Authenticator {
       return null;
     }
     return grant(claims);
+  }
+
+  /**
+   * Always null: only the token's issuer can extend or change what a token says, and the node holds no newer token.
+   * The socket keeps {@code current} until its {@code exp}, then is closed with 1008.
+   */
+  @Override
+  public @Nullable Grant refresh(Grant current) {
+    return null;
   }
 
   private @Nullable Grant grant(JWTClaimsSet claims) {

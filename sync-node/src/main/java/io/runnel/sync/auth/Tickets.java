@@ -22,8 +22,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Single-use tickets for {@code /v1/sync?ticket=} ({@code PROTOCOL.md}: browsers cannot set headers on a
- * WebSocket). A ticket carries the actor and its expiry (30 s), signed with HMAC-SHA256, so any node that shares
- * the key can verify it; its single use is recorded in a {@link TicketStore}.
+ * WebSocket). A ticket carries the actor, its own expiry (30 s) and the expiry of the grant it was issued for, signed
+ * with HMAC-SHA256, so any node that shares the key can verify it; its single use is recorded in a
+ * {@link TicketStore}. The socket it opens holds the grant until that grant's expiry, not the ticket's.
  */
 public final class Tickets {
 
@@ -75,6 +76,7 @@ public final class Tickets {
         .put("roles", JsonArray.ofStrings(actor.roles().stream().sorted().toList()))
         .put("permissions", JsonArray.ofStrings(actor.permissions().stream().sorted().toList()))
         .put("exp", expiresAt)
+        .put("grantExp", grantExpiresAt)
         .build();
     String payload = Base64.getUrlEncoder().withoutPadding()
         .encodeToString(body.toString().getBytes(StandardCharsets.UTF_8));
@@ -82,7 +84,9 @@ public final class Tickets {
   }
 
   /**
-   * The grant of {@code ticket}, claiming it: null when it is malformed, forged, expired or already used.
+   * The grant of {@code ticket}, claiming it: null when it is malformed, forged, expired or already used. The grant
+   * expires when the one the ticket was issued for does (a ticket of a node that did not record it: when the ticket
+   * does).
    *
    * @throws Exception when the ticket store cannot be reached
    */
@@ -108,7 +112,8 @@ public final class Tickets {
     }
     Actor actor = new Actor(text(body.get("sub")), text(body.get("org")), strings(body.get("roles")),
         strings(body.get("permissions")));
-    return new Grant(actor, exp);
+    long grantExp = body.get("grantExp") instanceof io.runnel.wire.JsonNumber n ? Long.parseLong(n.toString()) : exp;
+    return new Grant(actor, Math.max(exp, grantExp));
   }
 
   private static @Nullable String text(@Nullable JsonValue v) {

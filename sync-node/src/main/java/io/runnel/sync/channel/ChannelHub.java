@@ -282,6 +282,32 @@ public final class ChannelHub implements AutoCloseable {
   }
 
   /**
+   * {@code member}'s actor changed (its grant was re-decided): each topic it holds is decided again by its channel's
+   * policy for the new actor, and each one the policy now refuses (or fails on) is left, its presence seat included.
+   *
+   * @return the topics left, in no order, each with its refusal ({@code X_FORBIDDEN}), for the socket to answer
+   *     with {@code refuse}
+   */
+  public java.util.Map<String, ChannelException> recheck(ChannelMember member) {
+    Held held = sockets.get(Objects.requireNonNull(member, "member").id());
+    java.util.Map<String, ChannelException> refused = new java.util.HashMap<>();
+    if (held == null) {
+      return refused;
+    }
+    synchronized (held) {
+      for (String name : List.copyOf(held.topics)) {
+        try {
+          Objects.requireNonNull(topics.get(name)).resolved.admit(member.actor(), "holding");
+        } catch (ChannelException e) {
+          leaveHeld(held, name);
+          refused.put(name, e);
+        }
+      }
+    }
+    return refused;
+  }
+
+  /**
    * {@code member}'s outbound queue drained: each topic whose presence frames it lost sends it a whole roster, and
    * each whose records frames it lost sends it {@code gap}.
    */
