@@ -6,11 +6,12 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The main job, {@code ./runnel run}: reads the configuration ({@link AppConfig}), starts the team board whole
- * ({@link BoardApp}), prints the URL to open, the database's JDBC URL, the bus and how to sign in, and runs until
- * Ctrl-C, which stops everything cleanly. A bad configuration prints its {@code X_CONFIG_INVALID} error and exits
- * with 2; a part that refuses at boot (a NATS server that does not answer: {@code X_TRANSPORT_UNAVAILABLE}) prints
- * its error, naming the fix, and exits with 1.
+ * The main job, {@code ./runnel run}, and every role of a deploy: reads the configuration ({@link AppConfig}) and
+ * starts what {@code RUNNEL_ROLE} names: the team board whole ({@link BoardApp}, {@code all}, the default), the
+ * replicator alone ({@link ReplicatorRole}) or a sync node alone ({@link SyncRole}). It prints what runs and where,
+ * and runs until Ctrl-C or SIGTERM, which stops everything cleanly. A bad configuration prints its
+ * {@code X_CONFIG_INVALID} error and exits with 2; a part that refuses at boot (a NATS server that does not answer:
+ * {@code X_TRANSPORT_UNAVAILABLE}) prints its error, naming the fix, and exits with 1.
  */
 public final class Main {
 
@@ -31,21 +32,34 @@ public final class Main {
       System.exit(2);
       return;
     }
-    BoardApp app;
+    AutoCloseable running;
     try {
-      app = BoardApp.start(config);
+      running = switch (config.role()) {
+        case ALL -> BoardApp.start(config);
+        case REPLICATOR -> ReplicatorRole.start(config);
+        case SYNC -> SyncRole.start(config);
+      };
     } catch (RunnelException e) {
       System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
-      System.exit(1);
+      System.exit(e instanceof io.runnel.wire.ConfigInvalidException ? 2 : 1);
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("Runnel: stopping.");
-      app.close();
+      try {
+        running.close();
+      } catch (Exception e) {
+        System.err.println("Runnel: stopping failed: " + e);
+      }
       stopped.countDown();
     }, "runnel-stop"));
-    printBanner(System.out, app, config);
+    switch (running) {
+      case BoardApp app -> printBanner(System.out, app, config);
+      case ReplicatorRole r -> printBanner(System.out, r, config);
+      case SyncRole s -> printBanner(System.out, s, config);
+      default -> throw new IllegalStateException("Unknown role process " + running);
+    }
     stopped.await();
   }
 
@@ -60,13 +74,36 @@ public final class Main {
       out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
     }
     out.println("  bus:       " + config.bus().describe());
+    printSignIn(out, app.url(), config);
+    out.println("Press Ctrl-C to stop.");
+    out.flush();
+  }
+
+  static void printBanner(PrintStream out, ReplicatorRole role, AppConfig config) {
+    out.println("Runnel: the replicator is up (" + role.stats().state().name().toLowerCase(java.util.Locale.ROOT)
+        + "; one replicator per slot streams, the others stand by).");
+    out.println("  database:  " + config.databaseUrl().jdbcUrl() + ", slot " + config.replication().slot()
+        + ", publication " + config.replication().publication());
+    out.println("  bus:       " + config.bus().describe());
+    out.println("  health:    http://localhost:" + role.port() + "/readyz and /metrics");
+    out.flush();
+  }
+
+  static void printBanner(PrintStream out, SyncRole role, AppConfig config) {
+    out.println("Runnel: a sync node of the team board is up.");
+    out.println("  open:      " + role.url());
+    out.println("  database:  " + config.databaseUrl().jdbcUrl());
+    out.println("  bus:       " + config.bus().describe());
+    printSignIn(out, role.url(), config);
+    out.flush();
+  }
+
+  private static void printSignIn(PrintStream out, String url, AppConfig config) {
     if (config.dev()) {
       out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
-      out.println("             curl -s -X POST " + app.url() + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
+      out.println("             curl -s -X POST " + url + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
     } else {
       out.println("  sign in:   with a token signed by RUNNEL_JWT_SECRET (HS256; claims sub, org_id, exp)");
     }
-    out.println("Press Ctrl-C to stop.");
-    out.flush();
   }
 }
