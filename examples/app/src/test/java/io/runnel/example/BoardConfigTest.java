@@ -156,4 +156,19 @@ class BoardConfigTest {
             "REPLICATION_URL", "postgres://replicator:pw@other.example:5432/board").cause().contains("REPLICATION_URL"),
             "a replication URL on another server"));
   }
+
+  @Test
+  void theTicketKeyIsTheTicketSecretOrOneDerivedAlikeFromTheJwtSecretNeverTheJwtSecretItself() {
+    byte[] derived = BoardNode.ticketKey(null, SECRET);
+    assertAll(
+        () -> assertTrue(java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET)),
+            "every node with the same JWT secret derives the same key"),
+        () -> assertEquals(32, derived.length),
+        () -> assertTrue(!java.util.Arrays.equals(derived, SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            "a ticket's signature never doubles as a token's"),
+        () -> assertTrue(!java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET + "x")),
+            "another JWT secret, another key"),
+        () -> assertTrue(java.util.Arrays.equals((SECRET + "-tickets").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            BoardNode.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
+  }
 }
