@@ -2,34 +2,59 @@ package io.runnel.example;
 
 import io.runnel.bus.TransportConfig;
 import io.runnel.replicator.DatabaseUrl;
+import io.runnel.replicator.ReplicatorConfig;
+import io.runnel.sync.http.Origins;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The process's configuration, read from environment variables and validated at boot; a bad value stops the
- * process with {@code X_CONFIG_INVALID} naming the variable and the fix.
+ * The process's configuration, read from environment variables and validated at boot; a bad value or combination
+ * stops the process with {@code X_CONFIG_INVALID} naming the variable and the fix. Each role reads only the
+ * variables it uses ({@code docs/deploy.md} lists them per role; the Helm chart sets exactly those).
  *
- * @param role what this process runs ({@code RUNNEL_ROLE}; only {@code all}, the default, exists yet)
+ * @param role what this process runs ({@code RUNNEL_ROLE}: {@code all}, the default, {@code replicator} or
+ *     {@code sync})
  * @param dev development mode ({@code RUNNEL_DEV=true}; {@code ./runnel run} sets it): the development sign-in
- *     {@code POST /v1/dev/sign-in} answers only then
- * @param port the HTTP port of the page and the sync node ({@code PORT}, default 8080; 0 picks a free one)
- * @param databaseUrl an external PostgreSQL ({@code DATABASE_URL}), or null for the embedded one
+ *     {@code POST /v1/dev/sign-in} answers only then; always false for the replicator
+ * @param port the HTTP port ({@code PORT}, default 8080; 0 picks a free one): the page and the sync node, or the
+ *     replicator's health and metrics
+ * @param databaseUrl an external PostgreSQL ({@code DATABASE_URL}), or null for the embedded one (role {@code all}
+ *     only: the other roles require it)
  * @param dataDirectory where the embedded PostgreSQL keeps its data ({@code RUNNEL_DATA_DIR}, default
- *     {@code .runnel/pgdata} under the working directory)
- * @param databasePort the embedded PostgreSQL's port ({@code RUNNEL_PG_PORT}, default 0: a free port)
+ *     {@code .runnel/pgdata} under the working directory; read by role {@code all} only)
+ * @param databasePort the embedded PostgreSQL's port ({@code RUNNEL_PG_PORT}, default 0: a free port; role
+ *     {@code all} only)
  * @param jwtSecret the HS256 secret tokens are signed and checked with ({@code RUNNEL_JWT_SECRET}, at least 32
- *     bytes), or null for a random one per process (development only: tokens then end with the process)
- * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus; {@link TransportConfig})
- * @param drainSpread the window a drain on SIGTERM spreads the sockets' reconnects over ({@code
- *     RUNNEL_DRAIN_SPREAD_MS}, milliseconds, 0–60,000, default 10,000; {@code docs/operating.md}, "Drain")
+ *     bytes), or null for a random one per process (role {@code all} in development only; required by
+ *     {@code sync}, unread by {@code replicator})
+ * @param ticketSecret the key tickets are signed with ({@code RUNNEL_TICKET_SECRET}, at least 32 bytes), or null to
+ *     derive it from {@code jwtSecret}; sync nodes that honour each other's tickets share it
+ * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus, which only role {@code all}
+ *     may use; {@link TransportConfig})
+ * @param replication the replicator's database, replication URL, slot and publication ({@code REPLICATION_URL},
+ *     {@code REPLICATION_SLOT} and {@code REPLICATION_PUBLICATION}, both default {@value BoardApp#SLOT}), or null
+ *     for role {@code sync}, which runs no replicator
+ * @param allowedOrigins the browser origins admitted ({@code RUNNEL_ALLOWED_ORIGINS}, comma-separated
+ *     {@code scheme://host[:port]}; empty: the origin the node was reached on), for roles {@code all} and
+ *     {@code sync}
+ * @param drainSpread the window over which a draining sync node spreads its sockets' reconnects
+ *     ({@code RUNNEL_DRAIN_SPREAD_MS}, milliseconds, 0 to 60,000 (a window's grace period), default 10,000; {@code
+ *     docs/operating.md}, "Drain"), for roles {@code all} and {@code sync}
  */
 public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl databaseUrl, Path dataDirectory,
-    int databasePort, @Nullable String jwtSecret, TransportConfig bus, Duration drainSpread) {
+    int databasePort, @Nullable String jwtSecret, @Nullable String ticketSecret, TransportConfig bus,
+    @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread) {
+
+  /** The default drain spread. */
+  public static final Duration DEFAULT_DRAIN_SPREAD = Duration.ofSeconds(10);
 
   /** The longest drain spread: a window's grace period, so the reconnecting clients still find their rings. */
   public static final long MAX_DRAIN_SPREAD_MS = 60_000;
@@ -37,15 +62,28 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
   /** What a process runs. */
   public enum Role {
     /** Everything in one process: database (embedded unless external), replicator, bus, sync node and page. */
-    ALL
+    ALL,
+    /**
+     * The board's migrations and the replicator (through the slot's advisory lock: one of several streams, the
+     * others stand by) onto NATS; HTTP only for {@code /healthz}, {@code /readyz} and {@code /metrics}.
+     */
+    REPLICATOR,
+    /** A sync node and the page over PostgreSQL and NATS; no replicator, no migrations. */
+    SYNC;
+
+    /** The name {@code RUNNEL_ROLE} takes: {@code all}, {@code replicator} or {@code sync}. */
+    public String variableValue() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
   }
 
-  /** Requires the non-null parts. */
+  /** Requires the non-null parts and copies the origins. */
   public AppConfig {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(bus, "bus");
     Objects.requireNonNull(drainSpread, "drainSpread");
+    allowedOrigins = List.copyOf(allowedOrigins);
   }
 
   /**
@@ -53,44 +91,114 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
    *
    * @param env the environment
    * @param workingDirectory the directory relative paths resolve against
-   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a malformed, unknown or not-yet-supported value
-   *     (a {@code NATS_URL} that is not one or more {@code nats://} or {@code tls://} URLs included)
+   * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a malformed or unknown value (a {@code NATS_URL}
+   *     that is not one or more {@code nats://} or {@code tls://} URLs included), or a role without a variable it
+   *     needs ({@code DATABASE_URL} and {@code NATS_URL} for {@code replicator} and {@code sync},
+   *     {@code RUNNEL_JWT_SECRET} for {@code sync})
    */
   public static AppConfig fromEnvironment(Map<String, String> env, Path workingDirectory) {
-    String role = env.getOrDefault("RUNNEL_ROLE", "all").trim();
-    if (!role.equals("all")) {
-      throw invalid("RUNNEL_ROLE is '" + role + "'; the roles that exist are: all.",
-          "Unset RUNNEL_ROLE, or set it to all (replicator and sync arrive with the deployment issue).");
-    }
-    String devText = env.getOrDefault("RUNNEL_DEV", "false").trim();
-    if (!devText.equals("true") && !devText.equals("false")) {
-      throw invalid("RUNNEL_DEV is '" + devText + "', neither true nor false.", "Set RUNNEL_DEV=true or false.");
-    }
-    boolean dev = devText.equals("true");
+    Role role = role(env.getOrDefault("RUNNEL_ROLE", "all").trim());
+    int port = port(env, "PORT", 8080);
+    String url = env.get("DATABASE_URL");
+    DatabaseUrl database = url == null ? null : DatabaseUrl.parse("DATABASE_URL", url);
     TransportConfig bus = TransportConfig.fromEnvironment(env);
+    if (role != Role.ALL) {
+      requireExternal(role, database, bus);
+    }
+    Path defaultDir = workingDirectory.resolve(".runnel/pgdata").normalize();
+    if (role == Role.REPLICATOR) {
+      return new AppConfig(role, false, port, database, defaultDir, 0, null, null, bus, replication(env), List.of(),
+          DEFAULT_DRAIN_SPREAD);
+    }
+    boolean dev = dev(env);
+    String secret = jwtSecret(env, role, dev);
+    String ticketSecret = env.get("RUNNEL_TICKET_SECRET");
+    if (ticketSecret != null && ticketSecret.getBytes(StandardCharsets.UTF_8).length < 32) {
+      throw invalid("RUNNEL_TICKET_SECRET is shorter than 32 bytes.",
+          "Set it to at least 32 random bytes, e.g. $(openssl rand -base64 32), or unset it to derive the ticket key "
+              + "from RUNNEL_JWT_SECRET.");
+    }
+    List<String> origins = origins(env.get("RUNNEL_ALLOWED_ORIGINS"));
+    Duration spread = drainSpread(env);
+    if (role == Role.SYNC) {
+      return new AppConfig(role, dev, port, database, defaultDir, 0, secret, ticketSecret, bus, null, origins, spread);
+    }
     String dir = env.getOrDefault("RUNNEL_DATA_DIR", ".runnel/pgdata");
     if (dir.isBlank()) {
       throw invalid("RUNNEL_DATA_DIR is empty.", "Unset it for .runnel/pgdata, or name a directory.");
     }
+    return new AppConfig(role, dev, port, database, workingDirectory.resolve(dir).normalize(),
+        port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env), origins, spread);
+  }
+
+  private static Role role(String text) {
+    for (Role r : Role.values()) {
+      if (r.variableValue().equals(text)) {
+        return r;
+      }
+    }
+    throw invalid("RUNNEL_ROLE is '" + text + "'; the roles that exist are: all, replicator, sync.",
+        "Unset RUNNEL_ROLE (or set it to all) to run everything in one process; set it to replicator or sync to run "
+            + "that part alone over DATABASE_URL and NATS_URL (docs/deploy.md).");
+  }
+
+  private static void requireExternal(Role role, @Nullable DatabaseUrl database, TransportConfig bus) {
+    String name = "RUNNEL_ROLE=" + role.variableValue();
+    if (database == null) {
+      throw invalid("DATABASE_URL is unset, and " + name + " runs on an external PostgreSQL (the embedded one is for "
+          + "RUNNEL_ROLE=all only).", "Set DATABASE_URL=postgres://user:password@host:5432/database (wal_level=logical"
+          + "; docs/deploy.md), or unset RUNNEL_ROLE to run everything in one process.");
+    }
+    if (bus instanceof TransportConfig.InProcess) {
+      throw invalid("NATS_URL is unset, and " + name + " reaches the other processes over NATS (the in-process bus "
+          + "is for RUNNEL_ROLE=all only).", "Set NATS_URL=nats://host:4222 (the same server for the replicator and "
+          + "every sync node), or unset RUNNEL_ROLE to run everything in one process.");
+    }
+  }
+
+  private static boolean dev(Map<String, String> env) {
+    String devText = env.getOrDefault("RUNNEL_DEV", "false").trim();
+    if (!devText.equals("true") && !devText.equals("false")) {
+      throw invalid("RUNNEL_DEV is '" + devText + "', neither true nor false.", "Set RUNNEL_DEV=true or false.");
+    }
+    return devText.equals("true");
+  }
+
+  private static @Nullable String jwtSecret(Map<String, String> env, Role role, boolean dev) {
     String secret = env.get("RUNNEL_JWT_SECRET");
     if (secret != null && secret.getBytes(StandardCharsets.UTF_8).length < 32) {
       throw invalid("RUNNEL_JWT_SECRET is shorter than 32 bytes (HS256 needs 32, RFC 7518 3.2).",
           "Set it to at least 32 random bytes, e.g. $(openssl rand -base64 32), or unset it in development.");
     }
+    if (secret == null && role == Role.SYNC) {
+      throw invalid("RUNNEL_JWT_SECRET is unset, and RUNNEL_ROLE=sync nodes must accept each other's tokens and "
+          + "tickets.", "Set RUNNEL_JWT_SECRET to the same 32 or more random bytes on every sync node, e.g. "
+          + "$(openssl rand -base64 32).");
+    }
     if (secret == null && !dev) {
       throw invalid("RUNNEL_JWT_SECRET is unset and RUNNEL_DEV is not true: nobody could sign in.",
           "Set RUNNEL_DEV=true (./runnel run does) for the development sign-in, or set RUNNEL_JWT_SECRET.");
     }
-    String url = env.get("DATABASE_URL");
-    return new AppConfig(Role.ALL, dev, port(env, "PORT", 8080), url == null ? null : DatabaseUrl.parse("DATABASE_URL",
-        url), workingDirectory.resolve(dir).normalize(), port(env, "RUNNEL_PG_PORT", 0), secret, bus,
-        drainSpread(env));
+    return secret;
+  }
+
+  private static ReplicatorConfig replication(Map<String, String> env) {
+    Map<String, String> names = new HashMap<>();
+    for (String variable : List.of("DATABASE_URL", "REPLICATION_URL")) {
+      String value = env.get(variable);
+      if (value != null) {
+        names.put(variable, value);
+      }
+    }
+    names.put("REPLICATION_SLOT", env.getOrDefault("REPLICATION_SLOT", BoardApp.SLOT));
+    names.put("REPLICATION_PUBLICATION", env.getOrDefault("REPLICATION_PUBLICATION", BoardApp.SLOT));
+    return ReplicatorConfig.fromEnvironment(names);
   }
 
   private static Duration drainSpread(Map<String, String> env) {
     String text = env.get("RUNNEL_DRAIN_SPREAD_MS");
     if (text == null) {
-      return Duration.ofSeconds(10);
+      return DEFAULT_DRAIN_SPREAD;
     }
     String fix = "Set it to milliseconds from 0 to " + MAX_DRAIN_SPREAD_MS + " (a window's grace period), or unset it"
         + " for 10000; keep the pod's termination grace period above it.";
@@ -106,21 +214,45 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     return Duration.ofMillis(ms);
   }
 
+  private static List<String> origins(@Nullable String text) {
+    List<String> out = new ArrayList<>();
+    if (text == null) {
+      return out;
+    }
+    for (String part : text.split(",")) {
+      if (!part.isBlank()) {
+        out.add(part.trim());
+      }
+    }
+    try {
+      Origins.of(out);
+    } catch (IllegalArgumentException e) {
+      throw invalid("RUNNEL_ALLOWED_ORIGINS is '" + text + "': " + e.getMessage(),
+          "List the page's origins as scheme://host[:port], separated by commas, e.g. https://board.example.com; or "
+              + "unset it to admit the origin the node was reached on.");
+    }
+    return out;
+  }
+
   private static int port(Map<String, String> env, String variable, int byDefault) {
+    return (int) number(env, variable, byDefault, 65535, "Set it to 1–65535, or 0 for any free port.");
+  }
+
+  private static long number(Map<String, String> env, String variable, long byDefault, long max, String fix) {
     String text = env.get(variable);
     if (text == null) {
       return byDefault;
     }
-    int port;
+    long value;
     try {
-      port = Integer.parseInt(text.trim());
+      value = Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw invalid(variable + " is '" + text + "', not a port number.", "Set it to 1–65535, or 0 for any free port.");
+      throw invalid(variable + " is '" + text + "', not a whole number.", fix);
     }
-    if (port < 0 || port > 65535) {
-      throw invalid(variable + " is " + port + ", outside 0–65535.", "Set it to 1–65535, or 0 for any free port.");
+    if (value < 0 || value > max) {
+      throw invalid(variable + " is " + value + ", outside 0–" + max + ".", fix);
     }
-    return port;
+    return value;
   }
 
   private static ConfigInvalidException invalid(String cause, String fix) {

@@ -2,19 +2,15 @@ package io.runnel.example;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.Drained;
 import io.runnel.sync.SyncNode;
-import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.channel.ChannelBus;
-import io.runnel.sync.channel.TransportChannelBus;
+import io.runnel.sync.auth.TicketStore;
 import io.runnel.wire.Nullable;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BoardApp implements AutoCloseable {
 
-  /** The replication slot and publication the board's replicator uses. */
+  /** The replication slot and publication the board's replicator uses unless configured otherwise. */
   public static final String SLOT = "runnel_board";
 
   private static final long STREAMING_WAIT_SECONDS = 30;
@@ -80,15 +76,10 @@ public final class BoardApp implements AutoCloseable {
         ? EmbeddedDatabase.start(config.dataDirectory(), config.databasePort()) : null;
     DatabaseUrl database = embedded != null ? DatabaseUrl.parse("the embedded PostgreSQL", embedded.jdbcUrl())
         : config.databaseUrl();
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(database.jdbcUrl());
-    hc.setDataSourceProperties(database.properties());
-    hc.setMaximumPoolSize(8);
-    hc.setPoolName("runnel-board");
-    HikariDataSource pool = new HikariDataSource(hc);
+    HikariDataSource pool = pool(database, 8, "runnel-board");
     BoardServer.migrate(pool);
-    Replicator replicator = Replicator.builder().database(database).slot(SLOT).publication(SLOT)
-        .entities(BoardServer.ENTITIES).transport(bus).build();
+    Replicator replicator = Replicator.builder().database(database).config(Objects.requireNonNull(config.replication(),
+        "replication")).entities(BoardServer.ENTITIES).transport(bus).build();
     replicator.start();
     awaitStreaming(replicator);
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
@@ -99,14 +90,18 @@ public final class BoardApp implements AutoCloseable {
 
   private static SyncNode node(AppConfig config, HikariDataSource pool, Transport bus, String secret,
       int port) {
-    DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
-    BoardPage page = BoardPage.load();
-    // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
-    ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
-    return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
-        .channelBus(channels).authenticator(JwtAuthenticator.hs256(secret).build())
-        .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
-        .listen("0.0.0.0", port).build();
+    // One process: its ticket claims stay in its memory.
+    return BoardNode.build(config, pool, bus, secret, TicketStore.inMemory(), port);
+  }
+
+  /** A pool of at most {@code size} connections to {@code database}. */
+  static HikariDataSource pool(DatabaseUrl database, int size, String name) {
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(database.jdbcUrl());
+    hc.setDataSourceProperties(database.properties());
+    hc.setMaximumPoolSize(size);
+    hc.setPoolName(name);
+    return new HikariDataSource(hc);
   }
 
   private static void awaitStreaming(Replicator replicator) throws InterruptedException {
@@ -166,13 +161,7 @@ public final class BoardApp implements AutoCloseable {
     if (n == null) {
       return null;
     }
-    try {
-      return n.drain().get(config.drainSpread().toMillis() + 10_000, TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      System.getLogger(BoardApp.class.getName()).log(System.Logger.Level.WARNING,
-          "The drain did not finish; stopping anyway: " + e);
-      return null;
-    }
+    return BoardNode.drain(n, config.drainSpread());
   }
 
   /** Stops the sync node only (its sockets close and its port stops answering); the rest goes on. */

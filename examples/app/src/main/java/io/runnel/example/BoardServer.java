@@ -71,6 +71,15 @@ public final class BoardServer {
   }
 
   /**
+   * How many of the board's migrations {@code db} has not applied yet (all of them on an empty database); the sync
+   * role waits for none, since only the replicator role migrates.
+   */
+  public static int pendingMigrations(DataSource db) {
+    Objects.requireNonNull(db, "db");
+    return Flyway.configure().dataSource(db).locations("classpath:db/migration").load().info().pending().length;
+  }
+
+  /**
    * The board's declarations: the three queries and four mutators, each for signed-in actors of an org.
    *
    * <ul>

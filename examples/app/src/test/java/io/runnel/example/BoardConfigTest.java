@@ -86,8 +86,8 @@ class BoardConfigTest {
   @Test
   void eachBadValueIsRefusedNamingItsVariable() {
     assertAll(
-        () -> assertTrue(refused("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true").cause().contains("roles that exist are: all"),
-            "names what exists"),
+        () -> assertTrue(refused("RUNNEL_ROLE", "edge", "RUNNEL_DEV", "true").cause()
+            .contains("roles that exist are: all, replicator, sync"), "names what exists"),
         () -> assertTrue(refused("NATS_URL", "localhost:4222", "RUNNEL_DEV", "true").cause().contains("NATS_URL"),
             "a NATS URL without nats://"),
         () -> assertTrue(refused("NATS_URL", "", "RUNNEL_DEV", "true").cause().contains("NATS_URL"), "an empty one"),
@@ -96,6 +96,100 @@ class BoardConfigTest {
         () -> assertTrue(refused("PORT", "65536", "RUNNEL_DEV", "true").cause().contains("PORT")),
         () -> assertTrue(refused("DATABASE_URL", "mysql://x/y", "RUNNEL_DEV", "true").cause().contains("DATABASE_URL")),
         () -> assertTrue(refused("RUNNEL_JWT_SECRET", "short").cause().contains("RUNNEL_JWT_SECRET")),
-        () -> assertTrue(refused().fix().contains("RUNNEL_DEV=true"), "outside development, someone must sign tokens"));
+        () -> assertTrue(refused().fix().contains("RUNNEL_DEV=true"), "outside development, someone must sign tokens"),
+        () -> assertTrue(refused("RUNNEL_TICKET_SECRET", "short", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_TICKET_SECRET")),
+        () -> assertTrue(refused("RUNNEL_ALLOWED_ORIGINS", "board.example.com", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_ALLOWED_ORIGINS"), "an origin without its scheme"),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "-1", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_DRAIN_SPREAD_MS")),
+        () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "10s", "RUNNEL_DEV", "true").cause()
+            .contains("RUNNEL_DRAIN_SPREAD_MS")),
+        () -> assertTrue(refused("REPLICATION_SLOT", "Board-Slot", "RUNNEL_DEV", "true").cause()
+            .contains("REPLICATION_SLOT")),
+        () -> assertTrue(refused("REPLICATION_URL", "postgres://r@db.example/board", "RUNNEL_DEV", "true").cause()
+            .contains("DATABASE_URL"), "a replication URL beside the embedded database"));
+  }
+
+  static final String DB = "postgres://app:pw@db.example:5432/board";
+  static final String NATS = "nats://nats.example:4222";
+  static final String SECRET = "0123456789abcdef0123456789abcdef";
+
+  @Test
+  void theSyncAndReplicatorRolesNeedAnExternalDatabaseAndNatsAndSayHowToSetThem() {
+    for (String role : new String[] {"sync", "replicator"}) {
+      RunnelException noDatabase = refused("RUNNEL_ROLE", role, "NATS_URL", NATS, "RUNNEL_JWT_SECRET", SECRET);
+      RunnelException noNats = refused("RUNNEL_ROLE", role, "DATABASE_URL", DB, "RUNNEL_JWT_SECRET", SECRET);
+      assertAll(role,
+          () -> assertTrue(noDatabase.cause().startsWith("DATABASE_URL is unset"), noDatabase.cause()),
+          () -> assertTrue(noDatabase.cause().contains("RUNNEL_ROLE=" + role), noDatabase.cause()),
+          () -> assertTrue(noDatabase.fix().contains("DATABASE_URL=postgres://"), noDatabase.fix()),
+          () -> assertTrue(noNats.cause().startsWith("NATS_URL is unset"), noNats.cause()),
+          () -> assertTrue(noNats.fix().contains("NATS_URL=nats://"), noNats.fix()));
+    }
+  }
+
+  @Test
+  void aSyncNodeNeedsTheSharedJwtSecretEvenInDevelopment() {
+    RunnelException e = refused("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true", "DATABASE_URL", DB, "NATS_URL", NATS);
+    assertAll(
+        () -> assertTrue(e.cause().startsWith("RUNNEL_JWT_SECRET is unset"), e.cause()),
+        () -> assertTrue(e.fix().contains("same"), "every sync node shares it: " + e.fix()));
+  }
+
+  @Test
+  void aSyncNodeReadsItsDatabaseBusSecretsOriginsAndDrainSpread() {
+    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
+        "RUNNEL_JWT_SECRET", SECRET, "RUNNEL_TICKET_SECRET", SECRET + "-tickets", "PORT", "8081",
+        "RUNNEL_ALLOWED_ORIGINS", "https://board.example.com, https://board.example.org:8443",
+        "RUNNEL_DRAIN_SPREAD_MS", "20000"), HERE);
+    assertAll(
+        () -> assertEquals(AppConfig.Role.SYNC, c.role()),
+        () -> assertEquals(8081, c.port()),
+        () -> assertEquals("jdbc:postgresql://db.example:5432/board", c.databaseUrl().jdbcUrl()),
+        () -> assertTrue(c.bus() instanceof NatsConfig),
+        () -> assertEquals(SECRET, c.jwtSecret()),
+        () -> assertEquals(SECRET + "-tickets", c.ticketSecret()),
+        () -> assertEquals(java.util.List.of("https://board.example.com", "https://board.example.org:8443"),
+            c.allowedOrigins()),
+        () -> assertEquals(java.time.Duration.ofSeconds(20), c.drainSpread()),
+        () -> assertNull(c.replication(), "a sync node runs no replicator"),
+        () -> assertTrue(!c.dev(), "development mode is off unless asked for"));
+  }
+
+  @Test
+  void theReplicatorReadsItsSlotPublicationAndReplicationUrlWithTheBoardsDefaults() {
+    AppConfig plain = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
+        "NATS_URL", NATS), HERE);
+    AppConfig named = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
+        "NATS_URL", NATS, "REPLICATION_URL", "postgres://replicator:pw@db.example:5432/board",
+        "REPLICATION_SLOT", "board_two", "REPLICATION_PUBLICATION", "board_pub"), HERE);
+    assertAll(
+        () -> assertEquals(AppConfig.Role.REPLICATOR, plain.role()),
+        () -> assertEquals("runnel_board", plain.replication().slot()),
+        () -> assertEquals("runnel_board", plain.replication().publication()),
+        () -> assertEquals("app", plain.replication().replication().user(), "DATABASE_URL's user by default"),
+        () -> assertNull(plain.jwtSecret(), "a replicator signs nothing: no secret needed"),
+        () -> assertEquals("board_two", named.replication().slot()),
+        () -> assertEquals("board_pub", named.replication().publication()),
+        () -> assertEquals("replicator", named.replication().replication().user()),
+        () -> assertTrue(refused("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB, "NATS_URL", NATS,
+            "REPLICATION_URL", "postgres://replicator:pw@other.example:5432/board").cause().contains("REPLICATION_URL"),
+            "a replication URL on another server"));
+  }
+
+  @Test
+  void theTicketKeyIsTheTicketSecretOrOneDerivedAlikeFromTheJwtSecretNeverTheJwtSecretItself() {
+    byte[] derived = BoardNode.ticketKey(null, SECRET);
+    assertAll(
+        () -> assertTrue(java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET)),
+            "every node with the same JWT secret derives the same key"),
+        () -> assertEquals(32, derived.length),
+        () -> assertTrue(!java.util.Arrays.equals(derived, SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            "a ticket's signature never doubles as a token's"),
+        () -> assertTrue(!java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET + "x")),
+            "another JWT secret, another key"),
+        () -> assertTrue(java.util.Arrays.equals((SECRET + "-tickets").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            BoardNode.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
   }
 }

@@ -71,6 +71,38 @@ final class BoardHttp {
     return ((JsonString) a.get("token")).value();
   }
 
+  /** {@code POST /v1/tickets} with {@code token}: {@code {"ticket", "expiresAt"}}. */
+  Answer ticket(String token) throws Exception {
+    return send(auth(HttpRequest.newBuilder(URI.create(base + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()),
+        token));
+  }
+
+  /**
+   * A WebSocket upgrade of {@code path} on {@code port} by hand (no credentials but what the path carries), read up
+   * to the end of the answer's body: the status line, headers and body of a refusal, or the head of a 101.
+   */
+  static String upgrade(int port, String path) throws Exception {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      s.setSoTimeout(30_000);
+      s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\n"
+          + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      java.io.InputStream in = s.getInputStream();
+      StringBuilder head = new StringBuilder();
+      int b;
+      while (!head.toString().endsWith("\r\n\r\n") && (b = in.read()) >= 0) {
+        head.append((char) b);
+      }
+      int length = 0;
+      for (String line : head.toString().split("\r\n")) {
+        if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+          length = Integer.parseInt(line.substring(15).trim());
+        }
+      }
+      return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+  }
+
   Answer mutate(@Nullable String token, String mutator, String input) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/mutate/" + mutator))
         .POST(HttpRequest.BodyPublishers.ofString("{\"input\":" + input + "}"))

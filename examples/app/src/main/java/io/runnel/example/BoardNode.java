@@ -1,0 +1,83 @@
+package io.runnel.example;
+
+import io.runnel.bus.NatsConfig;
+import io.runnel.bus.Transport;
+import io.runnel.sync.Drained;
+import io.runnel.sync.SyncNode;
+import io.runnel.sync.auth.JwtAuthenticator;
+import io.runnel.sync.auth.TicketStore;
+import io.runnel.sync.auth.Tickets;
+import io.runnel.sync.channel.ChannelBus;
+import io.runnel.sync.channel.TransportChannelBus;
+import io.runnel.wire.Nullable;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import javax.sql.DataSource;
+
+/**
+ * The board's sync node, as roles {@code all} and {@code sync} run it: the board's declarations, JWT sign-in with
+ * the HS256 secret, tickets signed with the shared ticket key, the development sign-in ({@link DevSignIn}), the page
+ * ({@link BoardPage}) and the origins of {@code RUNNEL_ALLOWED_ORIGINS}.
+ */
+final class BoardNode {
+
+  private BoardNode() {}
+
+  /**
+   * A node on {@code port}, not started.
+   *
+   * @param tickets where ticket claims are recorded: in memory for one process, {@link TicketStore#postgres} for
+   *     sync nodes that honour each other's tickets
+   */
+  static SyncNode build(AppConfig config, DataSource pool, Transport bus, String jwtSecret, TicketStore tickets,
+      int port) {
+    Clock clock = Clock.systemUTC();
+    DevSignIn signIn = DevSignIn.of(config.dev(), pool, jwtSecret, clock);
+    BoardPage page = BoardPage.load();
+    // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
+    ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
+    return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
+        .channelBus(channels).authenticator(JwtAuthenticator.hs256(jwtSecret).build())
+        .tickets(Tickets.create(ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
+        .allowedOrigins(config.allowedOrigins())
+        .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
+        .listen("0.0.0.0", port).build();
+  }
+
+  /**
+   * Drains {@code node} over {@code spread} ({@link SyncNode#drain()}) and waits until it is done, at most the spread
+   * plus 10 s; answers what it did, or null when it did not finish (logged: the caller stops anyway).
+   *
+   * @throws InterruptedException when interrupted while waiting
+   */
+  static @Nullable Drained drain(SyncNode node, java.time.Duration spread) throws InterruptedException {
+    try {
+      return node.drain().get(spread.toMillis() + 10_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      System.getLogger(BoardNode.class.getName()).log(System.Logger.Level.WARNING,
+          "The drain did not finish; stopping anyway: " + e);
+      return null;
+    }
+  }
+
+  /**
+   * The key tickets are signed with: {@code RUNNEL_TICKET_SECRET}'s bytes when set, else HMAC-SHA256 of the text
+   * {@code runnel:tickets} under {@code RUNNEL_JWT_SECRET} (32 bytes), so nodes sharing the JWT secret share it and
+   * a ticket's signature never doubles as a token's.
+   */
+  static byte[] ticketKey(@Nullable String ticketSecret, String jwtSecret) {
+    if (ticketSecret != null) {
+      return ticketSecret.getBytes(StandardCharsets.UTF_8);
+    }
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(jwtSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return mac.doFinal("runnel:tickets".getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+    }
+  }
+}

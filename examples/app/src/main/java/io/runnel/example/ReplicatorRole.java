@@ -1,0 +1,170 @@
+package io.runnel.example;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerResponse;
+import io.runnel.bus.Transport;
+import io.runnel.replicator.Replicator;
+import io.runnel.replicator.ReplicatorConfig;
+import io.runnel.replicator.ReplicatorStats;
+import io.runnel.wire.JsonObject;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The team board's replicator alone ({@code RUNNEL_ROLE=replicator}): migrates the board's schema (Flyway, which
+ * serialises concurrent runs with its own lock, so two replicas may start together), then streams the slot onto NATS
+ * through the slot's advisory lock: of several replicas on one slot one streams and the others stand by, taking over
+ * within seconds of its end ({@code docs/replicator.md}). Its HTTP port ({@code PORT}) serves only
+ * {@code GET /healthz} (200 while the process runs), {@code GET /readyz} (200 while streaming or standing by, 503
+ * while starting or backing off; JSON with the state, the lag and the last failure) and {@code GET /metrics}
+ * (Prometheus text). {@link #close()} stops the stream, which releases the lock for a standby.
+ */
+public final class ReplicatorRole implements AutoCloseable {
+
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final HikariDataSource pool;
+  private final Transport bus;
+  private final Replicator replicator;
+  private final WebServer server;
+
+  private ReplicatorRole(HikariDataSource pool, Transport bus, Replicator replicator, WebServer server) {
+    this.pool = pool;
+    this.bus = bus;
+    this.replicator = replicator;
+    this.server = server;
+  }
+
+  /**
+   * Opens the bus, migrates, starts the replicator (streaming or standing by) and listens; returns at once after.
+   *
+   * @param config a configuration of role {@code replicator}
+   * @throws io.runnel.bus.TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) when no NATS server
+   *     answers at {@code NATS_URL}
+   * @throws org.flywaydb.core.api.FlywayException when the migrations cannot run (the message names why)
+   */
+  public static ReplicatorRole start(AppConfig config) {
+    Objects.requireNonNull(config, "config");
+    ReplicatorConfig replication = config.replication();
+    if (config.role() != AppConfig.Role.REPLICATOR || replication == null || replication.database() == null) {
+      throw new IllegalArgumentException("Not a configuration of role replicator: " + config.role());
+    }
+    Transport bus = config.bus().open();
+    HikariDataSource pool = null;
+    Replicator replicator = null;
+    try {
+      pool = BoardApp.pool(replication.database(), 2, "runnel-replicator");
+      BoardServer.migrate(pool);
+      replicator = Replicator.builder().config(replication).entities(BoardServer.ENTITIES).transport(bus).build();
+      replicator.start();
+      Replicator r = replicator;
+      WebServer server = WebServer.builder().host("0.0.0.0").port(config.port())
+          .routing(rules -> rules
+              .get("/healthz", (req, res) -> json(res, Status.OK_200,
+                  JsonObject.builder().put("status", "up").build()))
+              .get("/readyz", (req, res) -> ready(res, r.stats()))
+              .get("/metrics", (req, res) -> {
+                res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                res.send(metrics(r.stats()));
+              }))
+          .build().start();
+      return new ReplicatorRole(pool, bus, replicator, server);
+    } catch (RuntimeException | Error e) {
+      if (replicator != null) {
+        replicator.stop();
+      }
+      if (pool != null) {
+        pool.close();
+      }
+      bus.close();
+      throw e;
+    }
+  }
+
+  /** Whether {@code state} is ready: streaming, or standing by behind the lock's holder. */
+  static boolean ready(ReplicatorStats.State state) {
+    return state == ReplicatorStats.State.STREAMING || state == ReplicatorStats.State.STANDBY;
+  }
+
+  private static void ready(ServerResponse res, ReplicatorStats s) {
+    json(res, ready(s.state()) ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder()
+        .put("ready", ready(s.state()))
+        .put("state", s.state().name().toLowerCase(Locale.ROOT))
+        .put("streaming", s.state() == ReplicatorStats.State.STREAMING)
+        .put("lagBytes", s.lagBytes())
+        .put("lagMs", Math.round(s.lagSeconds() * 1000))
+        .put("restarts", s.restarts())
+        .put("lastFailure", s.lastFailure())
+        .build());
+  }
+
+  /** The Prometheus text of {@code s}. */
+  static String metrics(ReplicatorStats s) {
+    StringBuilder out = new StringBuilder();
+    gauge(out, "runnel_replicator_streaming", "1 while this replicator holds the slot's lock and streams",
+        s.state() == ReplicatorStats.State.STREAMING ? 1 : 0);
+    gauge(out, "runnel_replicator_standby", "1 while this replicator waits behind the lock's holder",
+        s.state() == ReplicatorStats.State.STANDBY ? 1 : 0);
+    gauge(out, "runnel_replicator_lag_bytes", "WAL bytes between the server's position and the slot's confirmed one",
+        s.lagBytes());
+    gauge(out, "runnel_replicator_lag_seconds", "seconds since the last confirmed commit while behind",
+        s.lagSeconds());
+    counter(out, "runnel_replicator_changes_published_total", "change events published since start", s.published());
+    counter(out, "runnel_replicator_restarts_total", "streams that ended and were redialled", s.restarts());
+    return out.toString();
+  }
+
+  private static void gauge(StringBuilder out, String name, String help, double value) {
+    line(out, name, help, "gauge", value);
+  }
+
+  private static void counter(StringBuilder out, String name, String help, double value) {
+    line(out, name, help, "counter", value);
+  }
+
+  private static void line(StringBuilder out, String name, String help, String type, double value) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n')
+        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(' ').append(value == Math.rint(value) ? Long.toString((long) value)
+            : Double.toString(value)).append('\n');
+  }
+
+  private static void json(ServerResponse res, Status status, JsonObject body) {
+    res.status(status);
+    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+    res.send(body.toString());
+  }
+
+  /** The HTTP port of the health and metrics routes. */
+  public int port() {
+    return server.port();
+  }
+
+  /** What the replicator is doing now. */
+  public ReplicatorStats stats() {
+    return replicator.stats();
+  }
+
+  /** Stops everything; a second call does nothing. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      replicator.stop();
+    } finally {
+      try {
+        server.stop();
+      } finally {
+        try {
+          pool.close();
+        } finally {
+          bus.close();
+        }
+      }
+    }
+  }
+}

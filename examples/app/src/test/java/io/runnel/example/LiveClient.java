@@ -1,0 +1,212 @@
+package io.runnel.example;
+
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client of the board as the browser client holds its lists, over a real socket (the JDK's WebSocket client): per
+ * subscription the records in query order, built from {@code snapshot} and changed by each {@code patch}'s ops as
+ * {@code PROTOCOL.md} defines them, with the latest cursor; and the {@code lsn} of the last {@code hello} answer. It
+ * can leave one node and resume on another with its cursors and held keys.
+ */
+final class LiveClient implements WebSocket.Listener, AutoCloseable {
+
+  /** One subscription: its frame, the records in order (key → row) and the latest cursor. */
+  private static final class Sub {
+    final String frame;
+    final List<String> keys = new ArrayList<>();
+    final Map<String, JsonObject> rows = new HashMap<>();
+    JsonObject cursor;
+    final List<String> kinds = new ArrayList<>();
+
+    Sub(String frame) {
+      this.frame = frame;
+    }
+  }
+
+  private final String name;
+  private final String token;
+  private final Map<String, Sub> subs = new LinkedHashMap<>();
+  private final StringBuilder partial = new StringBuilder();
+  private final List<String> problems = new ArrayList<>();
+  private String helloLsn = "";
+  private WebSocket ws;
+
+  LiveClient(String name, String token) {
+    this.name = name;
+    this.token = token;
+  }
+
+  /** Opens a socket to the node on {@code port} and says hello. */
+  synchronized void connect(int port) {
+    ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
+        .header("Authorization", "Bearer " + token)
+        .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), this)
+        .orTimeout(30, TimeUnit.SECONDS).join();
+    send("{\"t\":\"hello\",\"v\":1}");
+  }
+
+  /** Subscribes {@code sid} to query {@code q} with input {@code in} (a JSON object's text). */
+  synchronized void subscribe(String sid, String q, String in) {
+    Sub s = new Sub("{\"t\":\"sub\",\"sid\":\"" + sid + "\",\"q\":\"" + q + "\",\"in\":" + in);
+    subs.put(sid, s);
+    send(s.frame + "}");
+  }
+
+  /** Closes the socket (1000), keeping the lists and cursors. */
+  void leave() {
+    WebSocket w;
+    synchronized (this) {
+      w = ws;
+      ws = null;
+    }
+    w.sendClose(1000, "moving").orTimeout(30, TimeUnit.SECONDS).join();
+  }
+
+  /**
+   * Connects to the node on {@code port} and resubscribes every subscription with its cursor and the keys it holds,
+   * as the browser client resumes; the frames of each resume are recorded from here on ({@link #kinds}).
+   */
+  synchronized void resumeOn(int port) {
+    connect(port);
+    for (Map.Entry<String, Sub> e : subs.entrySet()) {
+      Sub s = e.getValue();
+      s.kinds.clear();
+      Map<String, JsonValue> cursor = new LinkedHashMap<>(s.cursor.members());
+      cursor.put("ids", JsonArray.ofStrings(List.copyOf(s.keys)));
+      send(s.frame + ",\"cursor\":" + new JsonObject(cursor) + "}");
+    }
+  }
+
+  /** Sends a {@code hello}, whose answer's {@code lsn} says how far the node has queued this socket's frames. */
+  synchronized void hello() {
+    send("{\"t\":\"hello\",\"v\":1}");
+  }
+
+  /** The {@code lsn} of the last {@code hello} answer ("" before one). */
+  synchronized String helloLsn() {
+    return helloLsn;
+  }
+
+  /** The kinds of frame ({@code snapshot}, {@code patch}) {@code sid} received since the last resume. */
+  synchronized List<String> kinds(String sid) {
+    return List.copyOf(subs.get(sid).kinds);
+  }
+
+  /** {@code sid}'s list: one line per record in order, made by {@code line} from its row. */
+  synchronized List<String> list(String sid, java.util.function.Function<JsonObject, String> line) {
+    Sub s = subs.get(sid);
+    List<String> out = new ArrayList<>();
+    for (String key : s.keys) {
+      out.add(line.apply(s.rows.get(key)));
+    }
+    return out;
+  }
+
+  /** The refusals received, and any op the list could not apply; empty when all went well. */
+  synchronized List<String> problems() {
+    return List.copyOf(problems);
+  }
+
+  private void send(String frame) {
+    ws.sendText(frame, true).orTimeout(30, TimeUnit.SECONDS).join();
+  }
+
+  @Override
+  public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+    synchronized (this) {
+      partial.append(data);
+      if (last) {
+        JsonObject f = (JsonObject) Json.parse(partial.toString());
+        partial.setLength(0);
+        apply(f);
+      }
+    }
+    webSocket.request(1);
+    return null;
+  }
+
+  private void apply(JsonObject f) {
+    String t = text(f, "t");
+    switch (t) {
+      case "hello" -> helloLsn = text(f, "lsn");
+      case "snapshot" -> {
+        Sub s = subs.get(text(f, "sid"));
+        s.kinds.add(t);
+        s.keys.clear();
+        s.rows.clear();
+        for (JsonValue v : ((JsonArray) f.get("records")).elements()) {
+          JsonObject r = (JsonObject) v;
+          s.keys.add(text(r, "key"));
+          s.rows.put(text(r, "key"), (JsonObject) r.get("row"));
+        }
+        s.cursor = (JsonObject) f.get("cursor");
+      }
+      case "patch" -> {
+        Sub s = subs.get(text(f, "sid"));
+        s.kinds.add(t);
+        for (JsonValue v : ((JsonArray) f.get("ops")).elements()) {
+          String problem = op(s, (JsonObject) v);
+          if (problem != null) {
+            problems.add(problem);
+          }
+        }
+        s.cursor = (JsonObject) f.get("cursor");
+      }
+      case "refuse" -> problems.add(f.toString());
+      default -> { }
+    }
+  }
+
+  /** Applies {@code op}; returns what was wrong with it, or null. */
+  private static String op(Sub s, JsonObject op) {
+    String key = text(op, "key");
+    if (text(op, "op").equals("del")) {
+      s.keys.remove(key);
+      s.rows.remove(key);
+      return null;
+    }
+    s.rows.put(key, (JsonObject) op.get("row"));
+    if (!op.members().containsKey("after")) {
+      return s.keys.contains(key) ? null : "an update in place of " + key + ", which the list does not hold: " + op;
+    }
+    s.keys.remove(key);
+    JsonValue after = op.get("after");
+    int at = after instanceof JsonString a ? s.keys.indexOf(a.value()) + 1 : 0;
+    if (after instanceof JsonString a && at == 0) {
+      return "a put after " + a.value() + ", which the list does not hold: " + op;
+    }
+    s.keys.add(at, key);
+    return null;
+  }
+
+  private static String text(JsonObject o, String name) {
+    return o.get(name) instanceof JsonString s ? s.value() : null;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  @Override
+  public void close() {
+    if (ws != null) {
+      leave();
+    }
+  }
+}

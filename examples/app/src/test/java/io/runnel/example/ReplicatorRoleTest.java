@@ -1,0 +1,88 @@
+package io.runnel.example;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.replicator.ReplicatorStats;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.NatsServer;
+import io.runnel.testing.TestDatabase;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code RUNNEL_ROLE=replicator} as the chart runs it, two replicas on one slot: both migrate (the second finds
+ * nothing to do), one streams and the other stands by, both answer {@code /readyz} 200 (a standby is ready: it takes
+ * over), {@code /metrics} says which streams, and when the streaming one stops the standby takes over.
+ */
+@FreshDatabase
+class ReplicatorRoleTest {
+
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  static HttpResponse<String> get(int port, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static void await(ReplicatorRole r, ReplicatorStats.State state) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (r.stats().state() != state) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not " + state + " within 30 s: " + r.stats());
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  @Test
+  void ofTwoReplicasOneStreamsTheOtherStandsByReadyAndTakesOverWhenTheFirstStops(TestDatabase db, @TempDir Path dir)
+      throws Exception {
+    try (NatsServer nats = NatsServer.start(dir, Map.of())) {
+      Map<String, String> env = BoardHttp.env(db, "RUNNEL_ROLE", "replicator", "NATS_URL", nats.url());
+      AppConfig config = AppConfig.fromEnvironment(env, Path.of("target"));
+      ReplicatorRole first = ReplicatorRole.start(config);
+      try (ReplicatorRole second = ReplicatorRole.start(config)) {
+        await(first, ReplicatorStats.State.STREAMING);
+        await(second, ReplicatorStats.State.STANDBY);
+        HttpResponse<String> streamingReady = get(first.port(), "/readyz");
+        HttpResponse<String> standbyReady = get(second.port(), "/readyz");
+        HttpResponse<String> streamingMetrics = get(first.port(), "/metrics");
+        HttpResponse<String> standbyMetrics = get(second.port(), "/metrics");
+        HttpResponse<String> health = get(second.port(), "/healthz");
+        first.close();
+        await(second, ReplicatorStats.State.STREAMING);
+        HttpResponse<String> takenOver = get(second.port(), "/readyz");
+        int pending;
+        try (com.zaxxer.hikari.HikariDataSource pool = BoardApp.pool(config.databaseUrl(), 2, "check")) {
+          pending = BoardServer.pendingMigrations(pool);
+        }
+        assertAll(
+            () -> assertEquals(0, pending, "migrated: nothing pending"),
+            () -> assertEquals(200, streamingReady.statusCode()),
+            () -> assertTrue(streamingReady.body().contains("\"state\":\"streaming\""), streamingReady.body()),
+            () -> assertEquals(200, standbyReady.statusCode(), "a standby is ready: " + standbyReady.body()),
+            () -> assertTrue(standbyReady.body().contains("\"state\":\"standby\""), standbyReady.body()),
+            () -> assertTrue(streamingMetrics.body().contains("\nrunnel_replicator_streaming 1\n"),
+                streamingMetrics.body()),
+            () -> assertTrue(standbyMetrics.body().contains("\nrunnel_replicator_streaming 0\n")
+                && standbyMetrics.body().contains("\nrunnel_replicator_standby 1\n"), standbyMetrics.body()),
+            () -> assertTrue(streamingMetrics.body().contains("# TYPE runnel_replicator_lag_bytes gauge"),
+                streamingMetrics.body()),
+            () -> assertEquals(200, health.statusCode()),
+            () -> assertTrue(takenOver.body().contains("\"streaming\":true"), "the standby took over: "
+                + takenOver.body()));
+      } finally {
+        first.close();
+      }
+    }
+  }
+}
