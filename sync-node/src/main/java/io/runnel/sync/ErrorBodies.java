@@ -7,6 +7,7 @@ import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.nio.charset.StandardCharsets;
 
@@ -42,10 +43,33 @@ final class ErrorBodies {
     return b.build();
   }
 
-  /** The direct handler: a JSON message is sent as the body; anything else is wrapped in a coded body. */
-  static DirectHandler handler() {
+  /**
+   * The refusal of an upgrade from {@code origin} (or null when none was sent), reached on {@code host}: it names the
+   * origin, the origins the node admits, and how to admit this one.
+   */
+  static NodeException originRefused(@Nullable String origin, String host, io.runnel.sync.http.Origins origins) {
+    return new NodeException(ErrorCode.X_SOCKET_ORIGIN_REFUSED, "The upgrade came from the origin '" + origin
+        + "', which this node does not admit" + (origins.browserForms().isEmpty()
+            ? " (it admits only its own, the origin of host '" + host + "')."
+            : " (it admits " + String.join(", ", origins.browserForms()) + ")."),
+        "Open the page from an admitted origin, or admit this one: SyncNode.Builder.allowedOrigins(\"" + origin
+            + "\"), in the example app RUNNEL_ALLOWED_ORIGINS=" + origin + ".");
+  }
+
+  /**
+   * The direct handler: a JSON message is sent as the body; anything else is wrapped in a coded body. Helidon's own
+   * origin check on an upgrade (the same rule as the socket's, {@code origins}) is answered as the socket would.
+   */
+  static DirectHandler handler(io.runnel.sync.http.Origins origins) {
     return (request, type, status, headers, message) -> {
-      String body = message != null && message.startsWith("{") ? message : wrap(request.path(), status, message);
+      // Helidon's own 403 is its upgrade origin check, rendered with an empty request: the connection's listener kept
+      // the request's Origin and Host (UpgradeGate.HEADERS); the routes send their own 403s.
+      String[] received = UpgradeGate.received();
+      String body = message != null && message.startsWith("{") ? message
+          : status.code() == 403 && received != null
+              && (request.path() == null || request.path().isEmpty() || request.path().startsWith("/v1/sync"))
+              ? originRefused(received[0], received[1], origins).toJson().toString()
+          : wrap(request.path(), status, message);
       ServerResponseHeaders h = headers;
       h.set(HeaderNames.CONTENT_TYPE, "application/json");
       return DirectHandler.TransportResponse.builder()

@@ -149,7 +149,7 @@ public final class SyncNode implements AutoCloseable {
         .port(requestedPort)
         .maxPayloadSize(HttpApi.MAX_DRAINED_BYTES)
         .addProtocol(io.helidon.webserver.http1.Http1Config.builder().maxPrologueLength(HttpApi.MAX_REQUEST_LINE)
-            .build())
+            .addReceiveListener(UpgradeGate.HEADERS).build())
         .connectionOptions(o -> {
           if (socketSendBuffer > 0) {
             o.socketSendBufferSize(socketSendBuffer);
@@ -158,11 +158,11 @@ public final class SyncNode implements AutoCloseable {
         .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes())
             .origins(services.origins().browserForms()).build())
         .directHandlers(DirectHandlers.builder()
-            .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler())
-            .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler())
-            .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler())
-            .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler())
-            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler())
+            .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler(services.origins()))
+            .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler(services.origins()))
+            .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler(services.origins()))
+            .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler(services.origins()))
+            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler(services.origins()))
             .build())
         .routing(r -> {
           r.addFilter(new UpgradeGate(services.admissions(), services.metrics()));

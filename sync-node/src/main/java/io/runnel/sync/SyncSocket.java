@@ -141,10 +141,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     String origin = headers.first(HeaderNames.ORIGIN).orElse(null);
     if (!node.origins().admits(origin, headers.first(HeaderNames.HOST).orElse(null))) {
       node.metrics().refused(ErrorCode.X_SOCKET_ORIGIN_REFUSED.name());
-      throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_ORIGIN_REFUSED,
-          "The upgrade came from the foreign origin '" + origin + "'.",
-          "Connect from the app's own origin, or add the origin to the node's allowed origins."),
-          Status.FORBIDDEN_403, false);
+      throw ErrorBodies.refusal(ErrorBodies.originRefused(origin, headers.first(HeaderNames.HOST).orElse("?"),
+          node.origins()), Status.FORBIDDEN_403, false);
     }
     String ticket = prologue.query().contains("ticket") ? prologue.query().get("ticket") : null;
     String fix = "Send Authorization: Bearer <token>, the runnel_session cookie, or a ticket.";

@@ -245,7 +245,9 @@ class SyncNodeTest {
     String response = rawUpgrade("Bearer " + token("ada", "acme"), "/v1/sync", "https://evil.example");
     assertAll(
         () -> assertTrue(response.startsWith("HTTP/1.1 403"), response),
-        () -> assertTrue(response.contains("X_SOCKET_ORIGIN_REFUSED"), response));
+        () -> assertTrue(response.contains("X_SOCKET_ORIGIN_REFUSED"), response),
+        () -> assertTrue(response.contains("the origin 'https://evil.example'"), "the origin is named: " + response),
+        () -> assertTrue(response.contains("RUNNEL_ALLOWED_ORIGINS=https://evil.example"), "and how to admit it"));
   }
 
   @Test
