@@ -90,6 +90,9 @@ public final class GrantKeeper {
    * @return when the next check is due (epoch ms), or {@link Long#MAX_VALUE} when the socket was closed
    */
   long decide(GrantHolder holder) {
+    // The next check is timed from when this one started, not from when its outcome was counted: a clock that moves
+    // meanwhile (a manual one in tests, or a slow authenticator) must not push the retry a whole interval further.
+    long started = clock.millis();
     Grant current = holder.grant();
     Grant next;
     try {
@@ -101,7 +104,7 @@ public final class GrantKeeper {
     try {
       next = authenticator.refresh(current);
     } catch (Exception e) {
-      return failed(holder, current, e);
+      return failed(holder, current, e, started);
     } finally {
       slots.release();
     }
@@ -115,7 +118,7 @@ public final class GrantKeeper {
             + "credentials.");
       }
       kept.increment();
-      return next(now, current);
+      return next(started, current);
     }
     if (!Objects.equals(next.actor().id(), current.actor().id())) {
       return close(holder, "The grant was re-decided for another actor; reconnect as that actor.");
@@ -134,7 +137,7 @@ public final class GrantKeeper {
       return close(holder, "The node could not apply the re-decided grant; reconnect.");
     }
     (same ? kept : changed).increment();
-    return next(now, next);
+    return next(started, next);
   }
 
   /**
@@ -142,8 +145,7 @@ public final class GrantKeeper {
    * expired, until the grace runs out, and then it is closed. The first failure after a success is logged, the rest
    * only counted.
    */
-  private long failed(GrantHolder holder, Grant current, Exception e) {
-    failures.increment();
+  private long failed(GrantHolder holder, Grant current, Exception e, long started) {
     if (failing.compareAndSet(false, true)) {
       LOG.log(Level.WARNING, "The authenticator could not refresh a grant; sockets keep their grants and are asked "
           + "again at the next check (logged once until a refresh succeeds)", e);
@@ -151,9 +153,13 @@ public final class GrantKeeper {
     long now = clock.millis();
     long deadline = plus(current.expiresAt(), graceMillis);
     if (now >= deadline) {
+      failures.increment();
       return close(holder, "The grant expired and could not be re-decided within the grace; reconnect.");
     }
-    return Math.min(plus(now, everyMillis), current.expiresAt() > now ? current.expiresAt() : deadline);
+    long due = Math.min(plus(started, everyMillis), current.expiresAt() > started ? current.expiresAt() : deadline);
+    // Counted last, once the next check is known: whoever watches the count sees the retry already scheduled.
+    failures.increment();
+    return due;
   }
 
   private long close(GrantHolder holder, String reason) {
