@@ -323,7 +323,7 @@ final class LiveWindow {
     try {
       readWhole();
     } catch (java.sql.SQLException e) {
-      throw new IllegalStateException("Refill of " + id.logName() + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException("Refill of " + id.logName() + " failed (SQLState " + e.getSQLState() + ")", e);
     }
   }
 

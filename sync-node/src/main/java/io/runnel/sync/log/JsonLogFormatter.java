@@ -5,6 +5,7 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.sql.SQLException;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -28,7 +29,8 @@ import java.util.logging.LogRecord;
  * {@code ts} is the record's instant in ISO 8601, UTC; {@code level} is {@code ERROR} (SEVERE), {@code WARN},
  * {@code INFO} (INFO, CONFIG), {@code DEBUG} (FINE) or {@code TRACE} (FINER, FINEST); {@code requestId} and
  * {@code errorId} appear when {@link LogContext} has them on the logging thread; {@code thrown} when the record
- * carries an exception, its causes in the stack array. Strings are escaped as JSON, so a message cannot break the
+ * carries an exception, its causes in the stack array, and the message of an {@link SQLException} (which may quote
+ * row values) replaced by its SQLState. Strings are escaped as JSON, so a message cannot break the
  * line. Read by the handler's own thread: install it on handlers that format where the record is logged (console,
  * stream and file handlers do).
  */
@@ -104,12 +106,23 @@ public final class JsonLogFormatter extends Formatter {
       first = false;
       current = current.getCause();
     }
-    return JsonObject.builder().put("class", t.getClass().getName()).put("message", t.getMessage())
+    return JsonObject.builder().put("class", t.getClass().getName()).put("message", message(t))
         .put("stack", new JsonArray(stack)).build();
   }
 
   private static String describe(Throwable t) {
-    @Nullable String m = t.getMessage();
+    @Nullable String m = message(t);
     return m == null ? t.getClass().getName() : t.getClass().getName() + ": " + m;
+  }
+
+  /**
+   * A throwable's message, except a database's: PostgreSQL's messages and their DETAIL quote values (a duplicate
+   * key's, a bad input's), so an {@link SQLException} is written as its SQLState alone.
+   */
+  private static @Nullable String message(Throwable t) {
+    if (t instanceof SQLException e) {
+      return "SQLState " + e.getSQLState() + " (the database's message is left out: it may quote row values)";
+    }
+    return t.getMessage();
   }
 }
