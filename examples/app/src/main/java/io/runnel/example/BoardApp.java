@@ -2,6 +2,8 @@ package io.runnel.example;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
@@ -40,10 +42,11 @@ public final class BoardApp implements AutoCloseable {
   private final Replicator replicator;
   private final String secret;
   private final int port;
+  private final PrometheusMeterRegistry meters;
   private @Nullable SyncNode node;
 
   private BoardApp(AppConfig config, @Nullable EmbeddedDatabase embedded, DatabaseUrl database, HikariDataSource pool,
-      Transport bus, Replicator replicator, String secret, SyncNode node) {
+      Transport bus, Replicator replicator, String secret, SyncNode node, PrometheusMeterRegistry meters) {
     this.config = config;
     this.embedded = embedded;
     this.database = database;
@@ -53,6 +56,7 @@ public final class BoardApp implements AutoCloseable {
     this.secret = secret;
     this.node = node;
     this.port = node.port();
+    this.meters = meters;
   }
 
   /**
@@ -87,18 +91,20 @@ public final class BoardApp implements AutoCloseable {
     hc.setPoolName("runnel-board");
     HikariDataSource pool = new HikariDataSource(hc);
     BoardServer.migrate(pool);
+    // One registry for the replicator and the node: one /metrics shows both.
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Replicator replicator = Replicator.builder().database(database).slot(SLOT).publication(SLOT)
-        .entities(BoardServer.ENTITIES).transport(bus).build();
+        .entities(BoardServer.ENTITIES).transport(bus).meters(meters).build();
     replicator.start();
     awaitStreaming(replicator);
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
-    SyncNode node = node(config, pool, bus, secret, config.port());
+    SyncNode node = node(config, pool, bus, secret, config.port(), meters, replicator);
     node.start();
-    return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node);
+    return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node, meters);
   }
 
   private static SyncNode node(AppConfig config, HikariDataSource pool, Transport bus, String secret,
-      int port) {
+      int port, PrometheusMeterRegistry meters, Replicator replicator) {
     DevSignIn signIn = DevSignIn.of(config.dev(), pool, secret, Clock.systemUTC());
     BoardPage page = BoardPage.load();
     // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
@@ -106,7 +112,7 @@ public final class BoardApp implements AutoCloseable {
     return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
         .channelBus(channels).authenticator(JwtAuthenticator.hs256(secret).build())
         .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
-        .listen("0.0.0.0", port).build();
+        .listen("0.0.0.0", port).meters(meters).replicator(replicator::stats).build();
   }
 
   private static void awaitStreaming(Replicator replicator) throws InterruptedException {
@@ -193,7 +199,7 @@ public final class BoardApp implements AutoCloseable {
     if (node != null) {
       throw new IllegalStateException("The node is running");
     }
-    SyncNode n = node(config, pool, bus, secret, port);
+    SyncNode n = node(config, pool, bus, secret, port, meters, replicator);
     n.start();
     node = n;
   }
