@@ -112,13 +112,15 @@ final class NodeMetrics implements AutoCloseable {
    * a shared registry the JVM's meters stay (the process goes on).
    */
   @Override
-  public void close() {
+  public synchronized void close() {
     for (Meter m : tied) {
       registry.remove(m);
     }
     tied.clear();
-    if (owned && gc != null) {
-      gc.close();
+    JvmGcMetrics g = gc;
+    gc = null;
+    if (owned && g != null) {
+      g.close();
     }
   }
 }
