@@ -121,6 +121,29 @@ class JsonLogFormatterTest {
   }
 
   @Test
+  void installingOnTheRootPutsTheFormatterOnEveryRootHandler() {
+    Logger root = Logger.getLogger("");
+    Handler added = new java.util.logging.StreamHandler(java.io.OutputStream.nullOutputStream(),
+        new java.util.logging.SimpleFormatter());
+    root.addHandler(added);
+    List<java.util.logging.Formatter> before = new ArrayList<>();
+    for (Handler h : root.getHandlers()) {
+      before.add(h.getFormatter());
+    }
+    try {
+      JsonLogFormatter.installOnRoot();
+      assertTrue(java.util.Arrays.stream(root.getHandlers()).allMatch(h -> h.getFormatter() instanceof JsonLogFormatter),
+          "every root handler formats JSON");
+    } finally {
+      Handler[] handlers = root.getHandlers();
+      for (int i = 0; i < handlers.length; i++) {
+        handlers[i].setFormatter(before.get(i));
+      }
+      root.removeHandler(added);
+    }
+  }
+
+  @Test
   void anIncomingRequestIdIsKeptOnlyWhenItIsOneTo128VisibleAscii() {
     String longest = "a".repeat(128);
     assertAll(
