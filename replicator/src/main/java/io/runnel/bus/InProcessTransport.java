@@ -99,6 +99,12 @@ public final class InProcessTransport implements Transport {
     Objects.requireNonNull(listener, "listener");
   }
 
+  /** Up until {@link #close}: the in-process bus has no connection to lose. */
+  @Override
+  public boolean connected() {
+    return !closed.get();
+  }
+
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {

@@ -269,6 +269,7 @@ public final class NatsTransport implements Transport {
   }
 
   /** Whether the connection is up now (publishes are taken). */
+  @Override
   public boolean connected() {
     return !closed && echo.connection().getStatus() == Connection.Status.CONNECTED;
   }

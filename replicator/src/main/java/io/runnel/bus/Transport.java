@@ -52,6 +52,14 @@ public interface Transport extends AutoCloseable {
    */
   void onReconnect(Runnable listener);
 
+  /**
+   * Whether the bus connection is up now, so publishes and subscriptions are taken: {@code /readyz} and the
+   * {@code runnel_bus_connected} gauge report it. True by default (a transport with no connection to lose).
+   */
+  default boolean connected() {
+    return true;
+  }
+
   /** Closes the transport and its subscriptions. */
   @Override
   void close();

@@ -60,6 +60,8 @@ public final class Replicator implements AutoCloseable {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Duration flushDeadline;
+  /** Held here because the meters hold it weakly; null without meters. */
+  private final io.runnel.bus.@Nullable BusHealth busHealth;
 
   private final Object lock = new Object();
   private volatile boolean running;
@@ -97,6 +99,10 @@ public final class Replicator implements AutoCloseable {
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.flushDeadline = b.flushDeadline;
+    this.busHealth = b.meters == null ? null : io.runnel.bus.BusHealth.watch(transport);
+    if (b.meters != null) {
+      ReplicatorMeters.register(this, busHealth, b.meters);
+    }
   }
 
   /** A builder; {@link Builder#database}, {@link Builder#transport} are required. */
@@ -336,8 +342,21 @@ public final class Replicator implements AutoCloseable {
     private Duration initialBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private Duration flushDeadline = Duration.ofSeconds(5);
+    private io.micrometer.core.instrument.@Nullable MeterRegistry meters;
 
     private Builder() {}
+
+    /**
+     * Where the replicator's meters go (default none): {@code runnel_replicator_lag_bytes},
+     * {@code runnel_replicator_lag_seconds}, {@code runnel_replicator_state{state}},
+     * {@code runnel_replicator_published_total}, {@code runnel_replicator_restarts_total}, and its bus's
+     * {@code runnel_bus_connected} and {@code runnel_bus_reconnects_total}. A process that also runs a sync node passes
+     * the node's registry ({@code SyncNode.Builder.meters}), so one {@code /metrics} shows both.
+     */
+    public Builder meters(io.micrometer.core.instrument.MeterRegistry meters) {
+      this.meters = Objects.requireNonNull(meters, "meters");
+      return this;
+    }
 
     /** The database to replicate (required); also the replication connection's unless {@link #replication}. */
     public Builder database(DatabaseUrl database) {

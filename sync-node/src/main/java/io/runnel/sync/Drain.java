@@ -60,8 +60,8 @@ final class Drain {
     this.random = Objects.requireNonNull(random, "random");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     MeterRegistry registry = metrics.registry;
-    Gauge.builder("runnel_draining", this, d -> d.draining ? 1 : 0)
-        .description("1 while the node drains (it accepts no socket), else 0").register(registry);
+    metrics.tie(Gauge.builder("runnel_draining", this, d -> d.draining ? 1 : 0)
+        .description("1 while the node drains (it accepts no socket), else 0").register(registry));
   }
 
   /** Whether the node has stopped accepting sockets. */

@@ -102,8 +102,8 @@ final class ErrorBodies {
           .put("cause", cause).put("fix", "Check the request against PROTOCOL.md.");
       default -> {
         String errorId = java.util.UUID.randomUUID().toString();
-        LOG.log(System.Logger.Level.ERROR, "errorId=" + errorId + ": the HTTP stack answered " + status + " for "
-            + path + ": " + message);
+        io.runnel.sync.log.LogContext.logFailure(LOG, System.Logger.Level.ERROR, errorId, "the HTTP stack answered "
+            + status + " for " + path + ": " + message, null);
         b.put("code", ErrorCode.X_INTERNAL.name()).put("cause", status.reasonPhrase() + " (errorId " + errorId + ").")
             .put("fix", "Retry later; if it keeps failing, report the errorId.").put("errorId", errorId);
       }

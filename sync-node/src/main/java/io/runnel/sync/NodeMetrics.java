@@ -3,55 +3,97 @@ package io.runnel.sync;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.runnel.bus.BusHealth;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 
-/** A sync node's Micrometer meters, scraped as Prometheus text at {@code /metrics}. */
-final class NodeMetrics {
+/**
+ * A sync node's Micrometer meters, scraped as Prometheus text at {@code /metrics}: on a registry of its own, or on
+ * the one the app gave ({@link SyncNode.Builder#meters}), shared with a replicator in the same process.
+ *
+ * <p>The meters that read this node's parts (gauges and function counters) are removed at {@link #close}, so a node
+ * started again on a shared registry reports its own parts, not a stopped node's. Plain counters (frames, bytes,
+ * refusals, mutations) stay and keep counting across restarts. The JVM's meters are bound once per registry.
+ */
+final class NodeMetrics implements AutoCloseable {
 
-  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final PrometheusMeterRegistry registry;
   final AtomicLong sockets = new AtomicLong();
   final AtomicLong subscriptions = new AtomicLong();
   final Counter framesSent;
   final Counter bytesSent;
   final Counter framesDropped;
+  private final boolean owned;
+  private final List<Meter> tied = new ArrayList<>();
+  private @Nullable JvmGcMetrics gc;
 
-  NodeMetrics(LiveQueryRegistry live, ChannelHub channels) {
-    Gauge.builder("runnel_sockets", sockets, AtomicLong::get).description("Open sockets").register(registry);
-    Gauge.builder("runnel_subscriptions", subscriptions, AtomicLong::get).description("Live subscriptions")
-        .register(registry);
-    Gauge.builder("runnel_windows", live, l -> l.stats().windows()).description("Open windows").register(registry);
+  NodeMetrics(@Nullable PrometheusMeterRegistry given, LiveQueryRegistry live, ChannelHub channels, BusHealth bus) {
+    this.owned = given == null;
+    this.registry = given != null ? given : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    tie(Gauge.builder("runnel_sockets", sockets, AtomicLong::get).description("Open sockets").register(registry));
+    tie(Gauge.builder("runnel_subscriptions", subscriptions, AtomicLong::get).description("Live subscriptions")
+        .register(registry));
+    tie(Gauge.builder("runnel_windows", live, l -> l.stats().windows()).description("Open windows")
+        .register(registry));
     framesSent = Counter.builder("runnel_frames_sent").description("Frames queued to sockets").register(registry);
-    bytesSent = Counter.builder("runnel_bytes_sent").description("Bytes of frames queued").register(registry);
+    bytesSent = Counter.builder("runnel_bytes_sent").description("Bytes of frames queued (UTF-8)")
+        .register(registry);
     framesDropped = Counter.builder("runnel_frames_dropped").description("Frames dropped over a socket's bound")
         .register(registry);
     counter(live, "runnel_window_reads", "Window reads", l -> l.stats().reads());
     counter(live, "runnel_rows_denied", "Rows a row rule kept from a subscriber", l -> l.stats().rowsDenied());
     counter(live, "runnel_gate_failures", "Row rules that threw", l -> l.stats().gateFailures());
-    FunctionCounter.builder("runnel_resumes", live, l -> l.stats().resumesDelta()).tag("path", "delta")
-        .description("Resumes by path").register(registry);
-    FunctionCounter.builder("runnel_resumes", live, l -> l.stats().resumesSnapshot()).tag("path", "snapshot")
-        .description("Resumes by path").register(registry);
-    Gauge.builder("runnel_channel_topics", channels, c -> c.stats().topics())
-        .description("Distinct channel topics the node holds").register(registry);
-    FunctionCounter.builder("runnel_channel_events", channels, c -> c.stats().events())
-        .description("Channel events accepted for broadcast").register(registry);
+    tie(FunctionCounter.builder("runnel_resumes", live, l -> l.stats().resumesDelta()).tag("path", "delta")
+        .description("Resumes by path").register(registry));
+    tie(FunctionCounter.builder("runnel_resumes", live, l -> l.stats().resumesSnapshot()).tag("path", "snapshot")
+        .description("Resumes by path").register(registry));
+    counter(live, "runnel_bus_gaps", "Bus gaps seen (a seq hole, a new producer, a reconnect), each re-reading "
+        + "every window", l -> l.stats().gaps());
+    tie(Gauge.builder("runnel_delivery_lag_seconds", live, l -> l.lagMillis().isPresent()
+            ? l.lagMillis().getAsLong() / 1000.0 : Double.NaN)
+        .description("How late the last transaction reached the windows: its arrival minus its commit time (NaN "
+            + "before the first)").register(registry));
+    tie(Gauge.builder("runnel_channel_topics", channels, c -> c.stats().topics())
+        .description("Distinct channel topics the node holds").register(registry));
+    tie(FunctionCounter.builder("runnel_channel_events", channels, c -> c.stats().events())
+        .description("Channel events accepted for broadcast").register(registry));
     // One series, no topic label: a topic is client-chosen, so a label per topic would be series a client can mint.
-    FunctionCounter.builder("runnel_channel_frames_dropped", channels, c -> c.stats().framesDropped())
+    tie(FunctionCounter.builder("runnel_channel_frames_dropped", channels, c -> c.stats().framesDropped())
         .description("Channel frames (events, rosters, diffs, records, gaps) dropped because a member's queue was full")
-        .register(registry);
-    FunctionCounter.builder("runnel_channel_records_frames", channels, c -> c.stats().records())
-        .description("Records frames queued to channel members").register(registry);
-    FunctionCounter.builder("runnel_channel_gaps", channels, c -> c.stats().gaps())
-        .description("Gap frames queued to channel members (re-run the catch-up query)").register(registry);
+        .register(registry));
+    tie(FunctionCounter.builder("runnel_channel_records_frames", channels, c -> c.stats().records())
+        .description("Records frames queued to channel members").register(registry));
+    tie(FunctionCounter.builder("runnel_channel_gaps", channels, c -> c.stats().gaps())
+        .description("Gap frames queued to channel members (re-run the catch-up query)").register(registry));
+    tied.addAll(bus.register(registry));
+    if (registry.find("jvm.memory.used").meter() == null) {
+      new JvmMemoryMetrics().bindTo(registry);
+      new JvmThreadMetrics().bindTo(registry);
+      new ProcessorMetrics().bindTo(registry);
+      gc = new JvmGcMetrics();
+      gc.bindTo(registry);
+    }
   }
 
   private void counter(LiveQueryRegistry live, String name, String description, ToDoubleFunction<LiveQueryRegistry> f) {
-    FunctionCounter.builder(name, live, f).description(description).register(registry);
+    tie(FunctionCounter.builder(name, live, f).description(description).register(registry));
+  }
+
+  /** Registers {@code meter} as one that reads this node's parts: it is removed when the node stops. */
+  void tie(Meter meter) {
+    tied.add(meter);
   }
 
   /** Counts the grant checks of {@code grants} by outcome, and the refreshes that threw. */
@@ -75,5 +117,22 @@ final class NodeMetrics {
   /** The Prometheus text. */
   String scrape() {
     return registry.scrape();
+  }
+
+  /**
+   * Removes the meters that read this node's parts; on a registry of its own, also stops the JVM's GC listener. On
+   * a shared registry the JVM's meters stay (the process goes on).
+   */
+  @Override
+  public synchronized void close() {
+    for (Meter m : tied) {
+      registry.remove(m);
+    }
+    tied.clear();
+    JvmGcMetrics g = gc;
+    gc = null;
+    if (owned && g != null) {
+      g.close();
+    }
   }
 }

@@ -8,7 +8,10 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.websocket.WsConfig;
 import io.helidon.webserver.websocket.WsRouting;
 import io.helidon.http.DirectHandler;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.runnel.bus.BusHealth;
 import io.runnel.bus.Transport;
+import io.runnel.replicator.ReplicatorStats;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.GrantKeeper;
@@ -36,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
@@ -80,6 +84,9 @@ public final class SyncNode implements AutoCloseable {
   private final ChannelHub channels;
   private final Services services;
   private final HttpApi http;
+  /** Held here because the meters hold it weakly. */
+  private final BusHealth bus;
+  private final Readiness readiness;
   private final String host;
   private final int requestedPort;
   private final int socketSendBuffer;
@@ -102,8 +109,10 @@ public final class SyncNode implements AutoCloseable {
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock)
         .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode()).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
+    this.bus = BusHealth.watch(b.transport);
+    this.readiness = new Readiness(live, bus, b.replicator);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
-        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(live, channels), b.origins,
+        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(b.meters, live, channels, bus), b.origins,
         new Admissions(b.admissionLimits, b.clock::millis), b.nanos,
         GrantKeeper.create(b.authenticator, b.clock, b.grantCheck, b.grantGrace), this);
     services.metrics().grants(services.grants());
@@ -165,14 +174,12 @@ public final class SyncNode implements AutoCloseable {
             .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler(services.origins()))
             .build())
         .routing(r -> {
+          r.addFilter(new RequestIdFilter());
           r.addFilter(new UpgradeGate(services.admissions(), services.metrics()));
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
               .get("/readyz", (req, res) -> {
-                boolean draining = drain.draining();
-                boolean up = ready && !draining;
-                json(res, up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder().put("ready", up)
-                    .put("draining", draining).put("sockets", sockets.size()).put("windows", live.stats().windows())
-                    .build());
+                Readiness.Answer a = readiness.read(ready, drain.draining(), sockets.size());
+                json(res, a.ready() ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, a.body());
               })
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
@@ -281,6 +288,7 @@ public final class SyncNode implements AutoCloseable {
     }
     channels.close();
     live.close();
+    services.metrics().close();
   }
 
   /**
@@ -352,8 +360,35 @@ public final class SyncNode implements AutoCloseable {
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
     private Duration drainSpread = Duration.ofSeconds(10);
     private RandomGenerator drainRandom = new SplittableRandom();
+    private @Nullable PrometheusMeterRegistry meters;
+    private @Nullable Supplier<ReplicatorStats> replicator;
 
     private Builder() {}
+
+    /**
+     * The registry {@code /metrics} scrapes (default one of the node's own), for a process that runs a replicator
+     * too and gives it the same registry ({@code Replicator.Builder.meters}), so one scrape shows both. The node adds
+     * its meters at build, binds the JVM's (memory, GC, threads, processors) when the registry has none yet, and
+     * removes the meters that read its parts when it stops, so a node started again on the registry reports its
+     * own. One running node per registry.
+     */
+    public Builder meters(PrometheusMeterRegistry registry) {
+      this.meters = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * The replicator this process runs beside the node (default none), read at each {@code /readyz}: its state
+     * ({@code streaming}, {@code standby} or {@code down}) and lag are reported there, and do not decide readiness.
+     *
+     * <pre>{@code
+     * SyncNode.builder()...replicator(replicator::stats);
+     * }</pre>
+     */
+    public Builder replicator(Supplier<ReplicatorStats> stats) {
+      this.replicator = Objects.requireNonNull(stats, "stats");
+      return this;
+    }
 
     /**
      * The window a drain spreads its sockets' reconnect delays over ({@link SyncNode#drain()}; default 10 s, shorter

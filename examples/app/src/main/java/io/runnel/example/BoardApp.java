@@ -2,6 +2,8 @@ package io.runnel.example;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
@@ -36,10 +38,11 @@ public final class BoardApp implements AutoCloseable {
   private final Replicator replicator;
   private final String secret;
   private final int port;
+  private final PrometheusMeterRegistry meters;
   private @Nullable SyncNode node;
 
   private BoardApp(AppConfig config, @Nullable EmbeddedDatabase embedded, DatabaseUrl database, HikariDataSource pool,
-      Transport bus, Replicator replicator, String secret, SyncNode node) {
+      Transport bus, Replicator replicator, String secret, SyncNode node, PrometheusMeterRegistry meters) {
     this.config = config;
     this.embedded = embedded;
     this.database = database;
@@ -49,6 +52,7 @@ public final class BoardApp implements AutoCloseable {
     this.secret = secret;
     this.node = node;
     this.port = node.port();
+    this.meters = meters;
   }
 
   /**
@@ -78,20 +82,22 @@ public final class BoardApp implements AutoCloseable {
         : config.databaseUrl();
     HikariDataSource pool = pool(database, 8, "runnel-board");
     BoardServer.migrate(pool);
+    // One registry for the replicator and the node: one /metrics shows both.
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Replicator replicator = Replicator.builder().database(database).config(Objects.requireNonNull(config.replication(),
-        "replication")).entities(BoardServer.ENTITIES).transport(bus).build();
+        "replication")).entities(BoardServer.ENTITIES).transport(bus).meters(meters).build();
     replicator.start();
     awaitStreaming(replicator);
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
-    SyncNode node = node(config, pool, bus, secret, config.port());
+    SyncNode node = node(config, pool, bus, secret, config.port(), meters, replicator);
     node.start();
-    return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node);
+    return new BoardApp(config, embedded, database, pool, bus, replicator, secret, node, meters);
   }
 
   private static SyncNode node(AppConfig config, HikariDataSource pool, Transport bus, String secret,
-      int port) {
+      int port, PrometheusMeterRegistry meters, Replicator replicator) {
     // One process: its ticket claims stay in its memory.
-    return BoardNode.build(config, pool, bus, secret, TicketStore.inMemory(), port);
+    return BoardNode.build(config, pool, bus, secret, TicketStore.inMemory(), port, meters, replicator::stats);
   }
 
   /** A pool of at most {@code size} connections to {@code database}. */
@@ -182,7 +188,7 @@ public final class BoardApp implements AutoCloseable {
     if (node != null) {
       throw new IllegalStateException("The node is running");
     }
-    SyncNode n = node(config, pool, bus, secret, port);
+    SyncNode n = node(config, pool, bus, secret, port, meters, replicator);
     n.start();
     node = n;
   }

@@ -1,7 +1,9 @@
 package io.runnel.example;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
+import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
@@ -13,6 +15,7 @@ import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
@@ -31,20 +34,26 @@ final class BoardNode {
    *
    * @param tickets where ticket claims are recorded: in memory for one process, {@link TicketStore#postgres} for
    *     sync nodes that honour each other's tickets
+   * @param meters the registry {@code /metrics} shows (shared with a replicator in the same process)
+   * @param replicator the stats of the replicator this process runs beside the node, for {@code /readyz}, or null
    */
   static SyncNode build(AppConfig config, DataSource pool, Transport bus, String jwtSecret, TicketStore tickets,
-      int port) {
+      int port, PrometheusMeterRegistry meters, @Nullable Supplier<ReplicatorStats> replicator) {
     Clock clock = Clock.systemUTC();
     DevSignIn signIn = DevSignIn.of(config.dev(), pool, jwtSecret, clock);
     BoardPage page = BoardPage.load();
     // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
-    return SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
+    SyncNode.Builder b = SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
         .channelBus(channels).authenticator(JwtAuthenticator.hs256(jwtSecret).build())
         .tickets(Tickets.create(ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
         .allowedOrigins(config.allowedOrigins())
         .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
-        .listen("0.0.0.0", port).build();
+        .listen("0.0.0.0", port).meters(meters);
+    if (replicator != null) {
+      b.replicator(replicator);
+    }
+    return b.build();
   }
 
   /**

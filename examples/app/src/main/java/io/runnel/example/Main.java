@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * replicator alone ({@link ReplicatorRole}) or a sync node alone ({@link SyncRole}). It prints what runs and where,
  * and runs until Ctrl-C or SIGTERM, which drain a sync node first (its clients are told to reconnect over
  * {@code RUNNEL_DRAIN_SPREAD_MS}, default 10 s) and then stop everything cleanly. A bad configuration prints its
- * {@code X_CONFIG_INVALID} error and exits with 2; a part that refuses at boot (a NATS server that does not answer:
+ * {@code X_CONFIG_INVALID} error and exits with 2 ({@code RUNNEL_LOG_FORMAT} included: {@link LogFormat}); a part that refuses at boot (a NATS server that does not answer:
  * {@code X_TRANSPORT_UNAVAILABLE}) prints its error, naming the fix, and exits with 1.
  */
 public final class Main {
@@ -29,6 +29,7 @@ public final class Main {
     AppConfig config;
     try {
       config = AppConfig.fromEnvironment(System.getenv(), Path.of("").toAbsolutePath());
+      LogFormat.fromEnvironment(System.getenv(), config.dev()).install();
     } catch (RunnelException e) {
       System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
       System.exit(2);

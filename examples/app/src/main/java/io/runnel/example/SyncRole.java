@@ -1,6 +1,8 @@
 package io.runnel.example;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
 import io.runnel.sync.Drained;
 import io.runnel.sync.SyncNode;
@@ -69,7 +71,8 @@ public final class SyncRole implements AutoCloseable {
             "Grant the node's database role CREATE on the database, or create the table with the DDL in "
                 + "docs/deploy.md.");
       }
-      SyncNode node = BoardNode.build(config, pool, bus, config.jwtSecret(), tickets, config.port());
+      SyncNode node = BoardNode.build(config, pool, bus, config.jwtSecret(), tickets, config.port(),
+          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), null);
       node.start();
       return new SyncRole(pool, bus, node);
     } catch (RuntimeException | InterruptedException | Error e) {

@@ -57,7 +57,7 @@ public final class AuthRefusedException extends RunnelException {
    */
   public static AuthRefusedException unavailable(Exception e) {
     String errorId = UUID.randomUUID().toString();
-    LOG.log(Level.WARNING, "errorId=" + errorId + ": the authenticator could not decide", e);
+    io.runnel.sync.log.LogContext.logFailure(LOG, Level.WARNING, errorId, "the authenticator could not decide", e);
     return new AuthRefusedException(503, 5, ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
         "The authenticator could not decide now; the node's log has the details under errorId " + errorId + ".",
         "Retry after a few seconds.");

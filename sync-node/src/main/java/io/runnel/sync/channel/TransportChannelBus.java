@@ -47,7 +47,7 @@ public final class TransportChannelBus implements ChannelBus {
       transport.publish(ChannelBus.subject(message.topic()), bytes);
     } catch (RuntimeException e) {
       if (droppedInOutage.getAndIncrement() == 0) {
-        LOG.log(Level.WARNING, "The bus refused a channel message on '" + message.topic() + "'; channel messages are"
+        LOG.log(Level.WARNING, "The bus refused a channel message; channel messages are"
             + " dropped until it takes one again (events are at most once; presence is announced again): "
             + e.getMessage());
       }

@@ -34,7 +34,7 @@ final class Responses {
   /** The body of an unexpected failure: logged in full under a new error id, which the body names. */
   static String internal(Throwable failure, String what) {
     String errorId = UUID.randomUUID().toString();
-    LOG.log(Level.ERROR, "errorId=" + errorId + ": " + what + " failed", failure);
+    io.runnel.sync.log.LogContext.logFailure(LOG, Level.ERROR, errorId, what + " failed", failure);
     return JsonObject.builder()
         .put("code", ErrorCode.X_INTERNAL.name())
         .put("cause", what + " failed unexpectedly; the node's log has the details under errorId " + errorId + ".")

@@ -45,6 +45,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final DeliveredPosition delivered;
   private final Runnable onGap;
   private final ChangeListener listener;
+  private final DeliveryLag lag;
   private final Map<String, Long> producers = new java.util.HashMap<>();
   private final Map<LiveWindow, List<ChangeEvent>> transaction = new LinkedHashMap<>();
   private final List<ChangeEvent> current = new ArrayList<>();
@@ -57,13 +58,14 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private volatile String dispatched = "";
 
   ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
-      DeliveredPosition delivered, Runnable onGap, ChangeListener listener) {
+      DeliveredPosition delivered, Runnable onGap, ChangeListener listener, DeliveryLag lag) {
     this.entities = entities;
     this.routing = routing;
     this.recent = recent;
     this.delivered = delivered;
     this.onGap = onGap;
     this.listener = listener;
+    this.lag = lag;
   }
 
   /**
@@ -172,6 +174,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
     }
     if (change.last()) {
+      lag.arrived(change.commitTime());
       // Kept before any window hears of it, so a read landing meanwhile can replay it.
       if (overflow) {
         recent.addWithoutChanges(change.xid(), io.runnel.replicator.Lsn.ofPosition(change.lsn()));

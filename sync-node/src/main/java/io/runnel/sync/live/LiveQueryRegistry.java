@@ -62,6 +62,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private final DeliveredPosition delivered = new DeliveredPosition();
   private final LiveWindow.Context context;
   private final ChangeDispatcher dispatcher;
+  private final DeliveryLag lag;
   private final ChangeListener listener;
   private final java.util.concurrent.ScheduledExecutorService timers =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -95,7 +96,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
         new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
         b.maxLag.toMillis(), delivered);
     this.listener = b.listener;
-    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener);
+    this.lag = new DeliveryLag(b.clock);
+    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener, lag);
   }
 
   /** A builder; declarations, a data source and a transport are required. */
@@ -195,7 +197,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       try {
         refuseOtherTenantsRecord(resolved);
       } catch (SQLException e) {
-        LOG.log(System.Logger.Level.WARNING, "The tenancy probe of " + id + " failed", e);
+        LOG.log(System.Logger.Level.WARNING, "The tenancy probe of " + id.logName() + " failed", e);
         throw new LiveQueryException(ErrorCode.X_INTERNAL, "Checking the tenant of " + id + " failed.",
             "Retry; if it repeats, check the database.");
       }
@@ -308,6 +310,15 @@ public final class LiveQueryRegistry implements AutoCloseable {
    */
   public String deliveredPosition() {
     return delivered.position();
+  }
+
+  /**
+   * How late the last transaction reached the windows, in ms: the node's clock when it arrived minus its commit time
+   * (never below 0); empty before the first transaction. Kept until the next one arrives, so it does not grow while
+   * the database is idle.
+   */
+  public java.util.OptionalLong lagMillis() {
+    return lag.lagMillis();
   }
 
   /** How many window reads ran (first reads, refills and re-reads). */

@@ -313,7 +313,7 @@ final class LiveWindow {
         subscribers.publish(after, writes, cursor());
       }
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Window " + id + " failed on a transaction; re-reading it", e);
+      LOG.log(Level.WARNING, "Window " + id.logName() + " failed on a transaction; re-reading it", e);
       lane.submit(() -> read(true));
     }
   }
@@ -323,7 +323,7 @@ final class LiveWindow {
     try {
       readWhole();
     } catch (java.sql.SQLException e) {
-      throw new IllegalStateException("Refill of " + id + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException("Refill of " + id.logName() + " failed (SQLState " + e.getSQLState() + ")", e);
     }
   }
 
@@ -338,7 +338,7 @@ final class LiveWindow {
       ctx.routing().startReading(this);
       if (land(ctx.reader().read(entity, select, capacity)) || attempt == 20) {
         if (attempt == 20) {
-          LOG.log(Level.WARNING, "Window " + id + " could not land a whole read in 20 tries; publishing the last");
+          LOG.log(Level.WARNING, "Window " + id.logName() + " could not land a whole read in 20 tries; publishing the last");
         }
         return;
       }
@@ -420,7 +420,8 @@ final class LiveWindow {
         : new LiveQueryException(ErrorCode.X_INTERNAL, "Reading window " + id + " failed: " + e.getMessage(),
             "Retry; if it repeats, check the database.");
     if (!loaded) {
-      LOG.log(Level.WARNING, "The first read of window " + id + " failed: " + error.getMessage());
+      LOG.log(Level.WARNING, "The first read of window " + id.logName() + " failed: " + error.code() + " ("
+          + e.getClass().getSimpleName() + ")");
       for (WindowSubscribers.Sub s : subscribers.all()) {
         s.port.refuse(s.sid, error);
       }
@@ -430,7 +431,8 @@ final class LiveWindow {
       onFailedFirstRead.run();
       return;
     }
-    LOG.log(Level.WARNING, "A re-read of window " + id + " failed; retrying in 1 s: " + error.getMessage());
+    LOG.log(Level.WARNING, "A re-read of window " + id.logName() + " failed; retrying in 1 s: " + error.code() + " ("
+        + e.getClass().getSimpleName() + ")");
     Thread.ofVirtual().start(() -> {
       try {
         Thread.sleep(1000);

@@ -36,6 +36,20 @@ public record WindowId(String qid, String tenant) {
     return new WindowId(qid, tenant);
   }
 
+  /**
+   * {@code qid@t:<8 hex>}: the id for a log line, its tenant (an org id, perhaps an actor id: claims) replaced by the
+   * first 8 hex of the tenant's SHA-256, so lines about one window still match and no claim is written.
+   */
+  public String logName() {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(tenant.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return qid + "@t:" + java.util.HexFormat.of().formatHex(d, 0, 4);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every JVM has SHA-256", e);
+    }
+  }
+
   /** {@code qid@tenant}. */
   @Override
   public String toString() {
