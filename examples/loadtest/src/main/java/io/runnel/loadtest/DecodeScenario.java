@@ -126,7 +126,8 @@ public final class DecodeScenario implements Scenario {
         + " subscriber; Debezium = records with a value handed to the consumer (Json format, schemas off, tombstones"
         + " skipped), offsets in memory, snapshot.mode=no_data");
     return new Section(name(), "Decode", conditions, List.of("decoder", "changes/s (steady)", "steady, all rounds",
-        "changes/s (with start)", "seconds (steady / with start)", "decoder CPU s", "server CPU s",
+        "changes/s (with start)", "seconds (steady / with start)", "decoder CPU s", "decoder CPU µs per change",
+        "server CPU s",
         "bytes per change handed over"), runs.values().stream().map(DecodeScenario::row).toList(), notes);
   }
 
@@ -173,6 +174,8 @@ public final class DecodeScenario implements Scenario {
         String.format(Locale.ROOT, "%,.0f", r.startRate()),
         String.format(Locale.ROOT, "%.2f / %.2f", r.steadyNanos() / 1e9, r.startNanos() / 1e9),
         String.format(Locale.ROOT, "%.2f", (double) r.clientCpuTicks() / ProcStat.TICKS_PER_SECOND),
+        String.format(Locale.ROOT, "%.1f", r.changes() == 0 ? 0.0
+            : r.clientCpuTicks() * 1e6 / ProcStat.TICKS_PER_SECOND / r.changes()),
         String.format(Locale.ROOT, "%.2f", (double) r.serverCpuTicks() / ProcStat.TICKS_PER_SECOND),
         String.format(Locale.ROOT, "%.0f", r.changes() == 0 ? 0.0 : (double) r.payloadBytes() / r.changes()));
   }
