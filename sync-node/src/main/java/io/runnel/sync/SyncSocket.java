@@ -71,6 +71,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   private final String id = UUID.randomUUID().toString();
   private final Map<String, Asked> subscriptions = new ConcurrentHashMap<>();
   private final Set<String> desynced = ConcurrentHashMap.newKeySet();
+  /** Sids a window refused on its lane before this socket held them (the refuse can beat the reader's put). */
+  private final Set<String> refusedEarly = ConcurrentHashMap.newKeySet();
   private final AtomicInteger drops = new AtomicInteger();
   /** Set when a frame was dropped, so the next drain asks the channel hub for the rosters it lost. */
   private final java.util.concurrent.atomic.AtomicBoolean lostFrames = new java.util.concurrent.atomic.AtomicBoolean();
@@ -265,12 +267,9 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       }
       case InboundFrame.Sub sub -> subscribe(sub, actor);
       case InboundFrame.Unsub u -> {
-        Asked a = subscriptions.remove(u.sid());
+        Asked a = subscriptions.get(u.sid());
         if (a != null) {
-          a.subscription().close();
-          a.slot().run();
-          desynced.remove(u.sid());
-          node.metrics().subscriptions.decrementAndGet();
+          letGo(u.sid(), a);
         }
       }
       case InboundFrame.Join j -> {
@@ -298,11 +297,18 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return;
     }
     Runnable slot = null;
+    refusedEarly.remove(sub.sid());
     try {
       slot = node.admissions().subscription(actor, network);
       LiveSubscription s = node.live().subscribe(this, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
-      subscriptions.put(sub.sid(), new Asked(sub.q(), sub.in(), s, slot));
+      Asked asked = new Asked(sub.q(), sub.in(), s, slot);
+      subscriptions.put(sub.sid(), asked);
       node.metrics().subscriptions.incrementAndGet();
+      if (closed || refusedEarly.remove(sub.sid())) {
+        // The socket closed meanwhile (its clean-up may have passed this sid), or the window refused it on its lane
+        // before it was held here: either way it is let go now, so its slot comes back.
+        letGo(sub.sid(), asked);
+      }
     } catch (RunnelException e) {
       if (slot != null) {
         slot.run();
@@ -400,12 +406,26 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public void refuse(String sid, RunnelException error) {
-    Asked a = subscriptions.remove(sid);
+    Asked a = subscriptions.get(sid);
     if (a != null) {
-      a.slot().run();
-      node.metrics().subscriptions.decrementAndGet();
+      letGo(sid, a);
+    } else {
+      refusedEarly.add(sid);
     }
     refuse(error, sid);
+  }
+
+  /**
+   * Ends {@code a}, the subscription held as {@code sid}, exactly once (the map's remove of this very entry decides):
+   * the window forgets the subscriber, the actor's and tenant's slots come back, the gauge counts it off.
+   */
+  private void letGo(String sid, Asked a) {
+    if (subscriptions.remove(sid, a)) {
+      a.subscription().close();
+      a.slot().run();
+      desynced.remove(sid);
+      node.metrics().subscriptions.decrementAndGet();
+    }
   }
 
   /**
@@ -413,16 +433,26 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
    * topic whose presence frames were dropped sends its roster again.
    */
   private void resync() {
-    if (lostFrames.getAndSet(false)) {
-      node.channels().drained(this);
-    }
-    identity.lock();
     try {
-      for (String sid : Set.copyOf(desynced)) {
-        resubscribe(sid);
+      if (lostFrames.getAndSet(false)) {
+        node.channels().drained(this);
       }
-    } finally {
-      identity.unlock();
+      if (desynced.isEmpty()) {
+        // The common case (the queue empties after almost every frame): no lock, no work.
+        return;
+      }
+      identity.lock();
+      try {
+        for (String sid : Set.copyOf(desynced)) {
+          resubscribe(sid);
+        }
+      } finally {
+        identity.unlock();
+      }
+    } catch (RuntimeException e) {
+      // On the writer's thread: a failure here must not leave the socket open without a writer.
+      LOG.log(Level.WARNING, "Repairing a socket after dropped frames failed; the socket is closed", e);
+      close(1011, "The node could not repair this socket; reconnect.");
     }
   }
 
@@ -437,13 +467,17 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return;
     }
     a.subscription().close();
+    refusedEarly.remove(sid);
     try {
       LiveSubscription again = node.live().subscribe(this, sid, grant.actor(), a.query(), a.input());
-      subscriptions.put(sid, new Asked(a.query(), a.input(), again, a.slot()));
-      if (closed) {
-        // The socket closed meanwhile: its clean-up counted this sid off, and may not have seen the new subscription.
-        subscriptions.remove(sid);
+      Asked renewed = new Asked(a.query(), a.input(), again, a.slot());
+      if (!subscriptions.replace(sid, a, renewed)) {
+        // Let go meanwhile (an unsub, or the socket's clean-up): the new subscription is not held.
         again.close();
+        return;
+      }
+      if (closed || refusedEarly.remove(sid)) {
+        letGo(sid, renewed);
       }
     } catch (RunnelException e) {
       refuse(sid, e);
@@ -640,12 +674,11 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return;
     }
     closed = true;
-    for (Asked a : subscriptions.values()) {
-      a.subscription().close();
-      a.slot().run();
-      node.metrics().subscriptions.decrementAndGet();
+    // Each entry let go by its own remove: a subscribe or resubscribe racing this pass sees closed and lets go of
+    // whatever it holds itself, so no entry is missed and none is counted off twice.
+    for (Map.Entry<String, Asked> e : subscriptions.entrySet()) {
+      letGo(e.getKey(), e.getValue());
     }
-    subscriptions.clear();
     node.channels().closed(this);
     io.runnel.sync.socket.OutboundQueue q = queue;
     if (q != null) {
