@@ -19,6 +19,8 @@ final class NodeMetrics {
   final Counter framesSent;
   final Counter bytesSent;
   final Counter framesDropped;
+  /** Failures that escaped a socket handler ({@link HandlerGuard}): each one a bug; 0 on a healthy node. */
+  final Counter handlerFailures;
 
   NodeMetrics(LiveQueryRegistry live, ChannelHub channels) {
     Gauge.builder("runnel_sockets", sockets, AtomicLong::get).description("Open sockets").register(registry);
@@ -28,6 +30,9 @@ final class NodeMetrics {
     framesSent = Counter.builder("runnel_frames_sent").description("Frames queued to sockets").register(registry);
     bytesSent = Counter.builder("runnel_bytes_sent").description("Bytes of frames queued").register(registry);
     framesDropped = Counter.builder("runnel_frames_dropped").description("Frames dropped over a socket's bound")
+        .register(registry);
+    handlerFailures = Counter.builder("runnel_handler_failures")
+        .description("Failures that escaped a socket handler (logged under an errorId, answered X_INTERNAL)")
         .register(registry);
     counter(live, "runnel_window_reads", "Window reads", l -> l.stats().reads());
     counter(live, "runnel_rows_denied", "Rows a row rule kept from a subscriber", l -> l.stats().rowsDenied());
