@@ -110,7 +110,11 @@ final class HostileClient implements Callable<Void> {
     }
   }
 
-  /** Waits until the client's own bucket holds the move's frames; a flood takes them anyway, going into debt. */
+  /**
+   * Waits until the client's own bucket holds the move's frames; a flood takes them anyway, going into debt. The
+   * sleep is the client's behaviour under test (keeping near the node's real frame rate, so most frames reach the
+   * decoder rather than the rate limit), not a wait for a condition a latch could signal.
+   */
   private void pace(HostileFrames.Move move) throws InterruptedException {
     long now = System.nanoTime();
     tokens = Math.min(BURST, tokens + (now - tokensAt) * RATE / 1e9);
