@@ -22,9 +22,14 @@ final class LikePattern {
    * Refuses a pattern PostgreSQL refuses.
    *
    * @param path the column the pattern is for, as an input error names it ({@code posts.title})
-   * @throws InputInvalidException ({@code X_INPUT_INVALID}) for a pattern ending in a lone backslash
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) for a pattern ending in a lone backslash, or holding a NUL
+   *     character (PostgreSQL text cannot hold one, so the read would fail in the database)
    */
   static void check(String pattern, String path) {
+    if (pattern.indexOf('\0') >= 0) {
+      throw new InputInvalidException(path, "has a LIKE pattern holding a NUL character, which PostgreSQL text cannot "
+          + "store", "Remove the \\0 characters from the pattern.");
+    }
     int backslashes = 0;
     for (int i = pattern.length() - 1; i >= 0 && pattern.charAt(i) == '\\'; i--) {
       backslashes++;

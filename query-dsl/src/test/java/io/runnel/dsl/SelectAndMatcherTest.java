@@ -77,6 +77,20 @@ class SelectAndMatcherTest {
             .evaluate(row("id", 1, "n", 2)), "false wins over unknown in AND"));
   }
 
+  /** Found by the sync node's hostile-input test: a NUL in a LIKE pattern reached PostgreSQL and failed the read. */
+  @Test
+  void aLikePatternHoldingNulIsRefusedAsInputWhenTheSelectIsBuilt() {
+    io.runnel.wire.InputInvalidException e = org.junit.jupiter.api.Assertions.assertThrows(
+        io.runnel.wire.InputInvalidException.class, () -> select(T).where(like("title", "a\u0000%")));
+    io.runnel.wire.InputInvalidException i = org.junit.jupiter.api.Assertions.assertThrows(
+        io.runnel.wire.InputInvalidException.class, () -> select(T).where(ilike("title", "\u0000")));
+    assertAll(
+        () -> assertEquals(io.runnel.wire.ErrorCode.X_INPUT_INVALID, e.code()),
+        () -> assertTrue(e.cause().contains("NUL"), e.cause()),
+        () -> assertEquals("t.title", e.path(), "the column the pattern is for"),
+        () -> assertTrue(i.cause().contains("NUL"), "ILIKE too: " + i.cause()));
+  }
+
   @Test
   void likeMatchesCodePointsAndIlikeFoldsAsciiOnly() {
     assertAll(

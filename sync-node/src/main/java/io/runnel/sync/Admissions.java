@@ -20,8 +20,8 @@ import java.util.function.LongSupplier;
  * over it, before anything that may wait (authentication, a database read), and each successful reservation hands
  * back something that gives it back exactly once. So many upgrades or {@code sub} frames racing each other can pass a
  * cap together only by as many as it has room for, never more. The accept budget is a token bucket on the node's
- * clock: a token is taken before authentication and given back when the upgrade opens no socket (a 401, a refused
- * origin, a cap), so failed attempts do not starve real ones.
+ * monotonic clock: a token is taken before authentication and given back when the upgrade opens no socket (a 401, a
+ * refused origin, a cap), so failed attempts do not starve real ones.
  */
 final class Admissions {
 
@@ -40,7 +40,8 @@ final class Admissions {
 
   /**
    * @param limits the caps
-   * @param millis the node's clock, epoch milliseconds (the accept budget refills on it)
+   * @param millis a monotonic clock in milliseconds (the node's, {@code SyncNode.Builder.monotonic}): the accept
+   *     budget refills on it, so a wall clock stepped back by NTP cannot stall it
    */
   Admissions(AdmissionLimits limits, LongSupplier millis) {
     this.limits = Objects.requireNonNull(limits, "limits");

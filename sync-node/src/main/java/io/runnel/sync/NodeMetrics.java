@@ -38,6 +38,8 @@ final class NodeMetrics implements AutoCloseable {
   private final boolean owned;
   private final List<Meter> tied = new ArrayList<>();
   private @Nullable JvmGcMetrics gc;
+  /** Failures that escaped a socket handler ({@link HandlerGuard}): each one a bug; 0 on a healthy node. */
+  final Counter handlerFailures;
 
   NodeMetrics(@Nullable PrometheusMeterRegistry given, LiveQueryRegistry live, ChannelHub channels, BusHealth bus) {
     this.owned = given == null;
@@ -51,6 +53,9 @@ final class NodeMetrics implements AutoCloseable {
     bytesSent = Counter.builder("runnel_bytes_sent").description("Bytes of frames queued (UTF-8)")
         .register(registry);
     framesDropped = Counter.builder("runnel_frames_dropped").description("Frames dropped over a socket's bound")
+        .register(registry);
+    handlerFailures = Counter.builder("runnel_handler_failures")
+        .description("Failures that escaped a socket handler (logged under an errorId, answered X_INTERNAL)")
         .register(registry);
     counter(live, "runnel_window_reads", "Window reads", l -> l.stats().reads());
     counter(live, "runnel_rows_denied", "Rows a row rule kept from a subscriber", l -> l.stats().rowsDenied());
@@ -98,14 +103,14 @@ final class NodeMetrics implements AutoCloseable {
 
   /** Counts the grant checks of {@code grants} by outcome, and the refreshes that threw. */
   void grants(io.runnel.sync.auth.GrantKeeper grants) {
-    FunctionCounter.builder("runnel_grant_refresh_failures", grants, g -> g.stats().failures())
-        .description("Grant refreshes that threw (the socket kept its grant and is asked again)").register(registry);
-    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().kept()).tag("outcome", "kept")
-        .description("Grant checks by outcome").register(registry);
-    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().changed()).tag("outcome", "changed")
-        .description("Grant checks by outcome").register(registry);
-    FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().closed()).tag("outcome", "closed")
-        .description("Grant checks by outcome").register(registry);
+    tie(FunctionCounter.builder("runnel_grant_refresh_failures", grants, g -> g.stats().failures())
+        .description("Grant refreshes that threw (the socket kept its grant and is asked again)").register(registry));
+    tie(FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().kept()).tag("outcome", "kept")
+        .description("Grant checks by outcome").register(registry));
+    tie(FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().changed()).tag("outcome", "changed")
+        .description("Grant checks by outcome").register(registry));
+    tie(FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().closed()).tag("outcome", "closed")
+        .description("Grant checks by outcome").register(registry));
   }
 
   /** Counts a refusal by its code. */

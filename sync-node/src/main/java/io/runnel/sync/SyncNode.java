@@ -113,7 +113,7 @@ public final class SyncNode implements AutoCloseable {
     this.readiness = new Readiness(live, bus, b.replicator);
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
         b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(b.meters, live, channels, bus), b.origins,
-        new Admissions(b.admissionLimits, b.clock::millis), b.nanos,
+        new Admissions(b.admissionLimits, () -> b.nanos.getAsLong() / 1_000_000), b.nanos,
         GrantKeeper.create(b.authenticator, b.clock, b.grantCheck, b.grantGrace), this);
     services.metrics().grants(services.grants());
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
@@ -224,9 +224,12 @@ public final class SyncNode implements AutoCloseable {
   private void sweepIdempotency() {
     try {
       sweepIdempotencyRows();
-    } catch (java.sql.SQLException | RuntimeException e) {
+    } catch (java.sql.SQLException e) {
       System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING,
-          "Sweeping idempotency rows failed (retried at the next sweep): " + e);
+          "Sweeping idempotency rows failed (retried at the next sweep): SQLState " + e.getSQLState());
+    } catch (RuntimeException e) {
+      System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING,
+          "Sweeping idempotency rows failed (retried at the next sweep)", e);
     }
   }
 

@@ -76,7 +76,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   private final AtomicInteger drops = new AtomicInteger();
   /** Set when a frame was dropped, so the next drain asks the channel hub for the rosters it lost. */
   private final java.util.concurrent.atomic.AtomicBoolean lostFrames = new java.util.concurrent.atomic.AtomicBoolean();
-  private final StringBuilder fragments = new StringBuilder();
+  private final io.runnel.sync.socket.FrameAssembler fragments;
+  private final HandlerGuard guard;
   private volatile @Nullable Grant grant;
   private volatile @Nullable GrantWatch grantWatch;
   /** Held while a subscription or topic is decided for the actor, and while a regrant decides them all again. */
@@ -100,6 +101,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   SyncSocket(SyncNode.Services node) {
     this.node = node;
+    this.fragments = new io.runnel.sync.socket.FrameAssembler(node.limits().maxFrameBytes());
+    this.guard = new HandlerGuard(node.metrics().handlerFailures);
   }
 
   @Override
@@ -178,6 +181,13 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public void onOpen(WsSession s) {
+    String errorId = guard.run("onOpen", () -> opened(s));
+    if (errorId != null) {
+      close(1011, "Internal error (errorId " + errorId + ").");
+    }
+  }
+
+  private void opened(WsSession s) {
     Admissions.Admission a = admission;
     if (a != null) {
       a.opened();
@@ -193,20 +203,45 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public void onMessage(WsSession s, String text, boolean last) {
-    lastInbound = node.nanos().getAsLong();
-    fragments.append(text);
-    if (!last) {
-      return;
-    }
-    String frame = fragments.toString();
-    fragments.setLength(0);
-    handle(frame);
+    guarded("onMessage", () -> text(text, last));
   }
 
   @Override
   public void onMessage(WsSession s, BufferData buffer, boolean last) {
+    guarded("onMessage", () -> binary(last));
+  }
+
+  /** Runs a handler's body; a failure that escapes it is answered {@code refuse X_INTERNAL} ({@link HandlerGuard}). */
+  private void guarded(String handler, Runnable body) {
+    String errorId = guard.run(handler, body);
+    if (errorId != null) {
+      refuse(new NodeException(ErrorCode.X_INTERNAL, "The node failed to handle a frame; its log has the details "
+          + "under errorId " + errorId + ".", "Go on; if it keeps failing, report the errorId."), null);
+    }
+  }
+
+  private void text(String text, boolean last) {
     lastInbound = node.nanos().getAsLong();
-    if (last) {
+    if (closed) {
+      return;
+    }
+    String frame;
+    try {
+      frame = fragments.append(text, last);
+    } catch (FrameException e) {
+      node.metrics().refused(e.code().name());
+      close(1009, e.cause());
+      return;
+    }
+    if (frame != null) {
+      handle(frame);
+    }
+  }
+
+  private void binary(boolean last) {
+    lastInbound = node.nanos().getAsLong();
+    fragments.reset();
+    if (last && !closed && withinRate()) {
       refuse(new NodeException(ErrorCode.X_FRAME_INVALID, "The node reads text frames only; a binary frame came.",
           "Send each frame as one JSON text frame."), null);
     }
@@ -227,14 +262,22 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     return false;
   }
 
+  /** Takes a token for one frame; when over the rate, refuses it (or closes with 1008 if the flood goes on). */
+  private boolean withinRate() {
+    if (admit()) {
+      return true;
+    }
+    if (++floods > 256) {
+      close(1008, "Frame flood: over 64 frames a second for too long.");
+      return false;
+    }
+    refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over 64 frames a second (burst 256).",
+        "Send fewer frames; beat hello every heartbeatMs."), null);
+    return false;
+  }
+
   private void handle(String text) {
-    if (!admit()) {
-      if (++floods > 256) {
-        close(1008, "Frame flood: over 64 frames a second for too long.");
-        return;
-      }
-      refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over 64 frames a second (burst 256).",
-          "Send fewer frames; beat hello every heartbeatMs."), null);
+    if (!withinRate()) {
       return;
     }
     InboundFrame frame;
@@ -314,6 +357,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
         slot.run();
       }
       refuse(e, sub.sid());
+    } catch (RuntimeException e) {
+      // App code that threw (a query's source): the slot goes back, the handler's guard answers X_INTERNAL.
+      if (slot != null) {
+        slot.run();
+      }
+      throw e;
     }
   }
 
@@ -649,15 +698,21 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public void onClose(WsSession s, int status, String reason) {
-    cleanUp();
-    ended.countDown();
+    try {
+      guard.run("onClose", this::cleanUp);
+    } finally {
+      ended.countDown();
+    }
   }
 
   @Override
   public void onError(WsSession s, Throwable t) {
     LOG.log(Level.DEBUG, "Socket error: " + t.getMessage());
-    cleanUp();
-    ended.countDown();
+    try {
+      guard.run("onError", this::cleanUp);
+    } finally {
+      ended.countDown();
+    }
   }
 
   /**

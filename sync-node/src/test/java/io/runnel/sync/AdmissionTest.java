@@ -68,7 +68,8 @@ class AdmissionTest {
 
   SyncNode node(AdmissionLimits limits, ManualClock clock) {
     SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
-        .authenticator(ChannelFixture.IDENTITIES).clock(clock).admissionLimits(limits).listen("127.0.0.1", 0)
+        .authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos).admissionLimits(limits)
+        .listen("127.0.0.1", 0)
         .build();
     node.start();
     return node;

@@ -485,7 +485,7 @@ class ChannelsTest {
   }
 
   @Test
-  void aPresenceMetaOverTwoKiBIsRefusedAndABeatWithOneKeepsTheSeatAndItsLastMeta() throws Exception {
+  void aPresenceMetaOverTwoKiBIsRefusedAsInputAndABeatWithOneKeepsTheSeatAndItsLastMeta() throws Exception {
     JsonObject big = JsonObject.builder().put("name", "x".repeat(2040)).build();
     SocketClient a = f.connect("ada@acme");
     SocketClient b = f.connect("bob@acme");
@@ -498,11 +498,11 @@ class ChannelsTest {
     b.send(join("room.big-meta", meta("Bob")));
     JsonObject roster = b.next();
     assertAll(
-        () -> assertEquals("X_PAYLOAD_TOO_LARGE", str(refused, "code")),
+        () -> assertEquals("X_INPUT_INVALID", str(refused, "code")),
         () -> assertEquals("room.big-meta", str(refused, "topic")),
-        () -> assertTrue(str(refused, "cause").contains("2051 bytes"), str(refused, "cause")),
+        () -> assertTrue(str(refused, "cause").contains("join.presence is 2051 bytes"), str(refused, "cause")),
         () -> assertEquals("presence", t(joined), "a meta within the cap joins"),
-        () -> assertEquals("X_PAYLOAD_TOO_LARGE", str(refusedBeat, "code")),
+        () -> assertEquals("X_INPUT_INVALID", str(refusedBeat, "code")),
         () -> assertEquals(List.of("ada", "bob"), keys(roster, "members"), "the refused beat kept ada's seat"),
         () -> assertEquals("{\"name\":\"Ada\"}", member(roster, "members", 0).get("meta").toString(),
             "and her last meta"));

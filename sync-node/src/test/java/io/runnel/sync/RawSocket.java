@@ -18,10 +18,38 @@ import java.util.Map;
 
 /**
  * A WebSocket client written by hand over TCP, for what the JDK's client cannot do: put many frames in one write,
- * stop reading altogether, or see the status, headers and body of a refused upgrade (RFC 6455: client frames masked,
- * server frames read unmasked).
+ * stop reading altogether, see the status, headers and body of a refused upgrade, or send what no well-behaved client
+ * sends (binary frames, text frames of raw bytes, fragments split anywhere, frames that break RFC 6455). Client frames
+ * are masked, server frames read unmasked.
  */
 final class RawSocket implements AutoCloseable {
+
+  /** Opcodes (RFC 6455, 5.2). */
+  static final int CONTINUATION = 0x0;
+  static final int TEXT = 0x1;
+  static final int BINARY = 0x2;
+  static final int CLOSE = 0x8;
+  static final int PING = 0x9;
+
+  /**
+   * One frame the node sent.
+   *
+   * @param opcode its opcode ({@link #TEXT}, {@link #CLOSE}, …)
+   * @param fin whether it ends its message
+   * @param payload its payload, unmasked
+   */
+  record Frame(int opcode, boolean fin, byte[] payload) {
+
+    /** The payload as UTF-8 text. */
+    String text() {
+      return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** A close frame's status code, or 1005 (none given) when its payload is shorter than two bytes. */
+    int closeCode() {
+      return payload.length < 2 ? 1005 : ((payload[0] & 0xff) << 8) | (payload[1] & 0xff);
+    }
+  }
 
   /**
    * An upgrade's answer.
@@ -145,25 +173,88 @@ final class RawSocket implements AutoCloseable {
   /** Sends every text in {@code texts} as its own masked text frame, all in one write. */
   void writeAll(List<String> texts) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] mask = {0x11, 0x22, 0x33, 0x44};
     for (String text : texts) {
-      byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-      out.write(0x81);
-      if (payload.length < 126) {
-        out.write(0x80 | payload.length);
-      } else {
-        out.write(0x80 | 126);
-        out.write(payload.length >> 8);
-        out.write(payload.length & 0xff);
-      }
-      out.write(mask);
-      for (int i = 0; i < payload.length; i++) {
-        out.write(payload[i] ^ mask[i % 4]);
+      out.writeBytes(frame(TEXT, true, text.getBytes(StandardCharsets.UTF_8)));
+    }
+    write(out.toByteArray());
+  }
+
+  /** Sends {@code payload} as one binary frame. */
+  void sendBinary(byte[] payload) throws IOException {
+    write(frame(BINARY, true, payload));
+  }
+
+  /** Sends {@code bytes} as one text frame as they are, valid UTF-8 or not. */
+  void sendText(byte[] bytes) throws IOException {
+    write(frame(TEXT, true, bytes));
+  }
+
+  /**
+   * Sends one message of {@code opcode} ({@link #TEXT} or {@link #BINARY}) as the fragments {@code parts}: the first
+   * with that opcode, the rest as continuations, the last with FIN; all in one write.
+   */
+  void sendFragmented(int opcode, List<byte[]> parts) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < parts.size(); i++) {
+      out.writeBytes(frame(i == 0 ? opcode : CONTINUATION, i == parts.size() - 1, parts.get(i)));
+    }
+    write(out.toByteArray());
+  }
+
+  /** The bytes of one masked client frame ({@code opcode}, FIN when {@code fin}), with the payload's real length. */
+  static byte[] frame(int opcode, boolean fin, byte[] payload) {
+    int n = payload.length;
+    int header = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+    byte[] out = new byte[header + 4 + n];
+    out[0] = (byte) ((fin ? 0x80 : 0) | opcode);
+    if (n < 126) {
+      out[1] = (byte) (0x80 | n);
+    } else if (n < 65_536) {
+      out[1] = (byte) (0x80 | 126);
+      out[2] = (byte) (n >> 8);
+      out[3] = (byte) n;
+    } else {
+      out[1] = (byte) (0x80 | 127);
+      for (int i = 0; i < 8; i++) {
+        out[2 + i] = (byte) ((long) n >>> (56 - 8 * i));
       }
     }
+    byte[] mask = {0x11, 0x22, 0x33, 0x44};
+    System.arraycopy(mask, 0, out, header, 4);
+    for (int i = 0; i < n; i++) {
+      out[header + 4 + i] = (byte) (payload[i] ^ mask[i & 3]);
+    }
+    return out;
+  }
+
+  /** Writes {@code bytes} as they are (frames made by {@link #frame}, or anything else), in one write. */
+  void write(byte[] bytes) throws IOException {
     OutputStream os = socket.getOutputStream();
-    os.write(out.toByteArray());
+    os.write(bytes);
     os.flush();
+  }
+
+  /** The next frame the node sent, of any opcode (waiting up to the socket's read timeout). */
+  Frame readFrame() throws IOException {
+    int first = in.readUnsignedByte();
+    int second = in.readUnsignedByte();
+    long length = second & 0x7f;
+    if (length == 126) {
+      length = in.readUnsignedShort();
+    } else if (length == 127) {
+      length = in.readLong();
+    }
+    if (length > 64L * 1024 * 1024) {
+      throw new IOException("A frame of " + length + " bytes: not a frame this node sends");
+    }
+    byte[] payload = new byte[(int) length];
+    in.readFully(payload);
+    return new Frame(first & 0x0f, (first & 0x80) != 0, payload);
+  }
+
+  /** Sets how long a read waits before it fails (0: forever). */
+  void readTimeout(Duration timeout) throws IOException {
+    socket.setSoTimeout((int) timeout.toMillis());
   }
 
   /** The next text frame the node sent (waiting up to 30 s). */

@@ -89,7 +89,7 @@ final class PostgresTicketStore implements TicketStore {
         } catch (SQLException e) {
           // The claim stands; the rows are swept by a later claim.
           System.getLogger(PostgresTicketStore.class.getName()).log(System.Logger.Level.WARNING,
-              "Sweeping runnel.tickets failed (retried a minute later): " + e);
+              "Sweeping runnel.tickets failed (retried a minute later): SQLState " + e.getSQLState());
         }
       }
       return claimed;

@@ -146,8 +146,8 @@ public final class ChannelHub implements AutoCloseable {
    *
    * @throws ChannelException {@code X_TOPIC_FORBIDDEN}, {@code X_FORBIDDEN}, {@code X_SUBSCRIPTION_LIMIT}, or
    *     {@code X_INPUT_INVALID} for a meta on a channel without presence (a held topic is then left), or
-   *     {@code X_PAYLOAD_TOO_LARGE} for a meta over {@link ChannelLimits#presenceMetaBytes()} (a held topic keeps
-   *     its seat and its last meta)
+   *     {@code X_INPUT_INVALID} naming {@code join.presence} for a meta over
+   *     {@link ChannelLimits#presenceMetaBytes()} (a held topic keeps its seat and its last meta)
    */
   public void join(ChannelMember member, String topic, @Nullable ChannelCursor cursor,
       @Nullable JsonObject presence) {
@@ -156,7 +156,7 @@ public final class ChannelHub implements AutoCloseable {
     if (presence != null) {
       int bytes = Json.write(presence).getBytes(StandardCharsets.UTF_8).length;
       if (bytes > limits.presenceMetaBytes()) {
-        throw new ChannelException(ErrorCode.X_PAYLOAD_TOO_LARGE, "The presence meta is " + bytes
+        throw new ChannelException(ErrorCode.X_INPUT_INVALID, "join.presence is " + bytes
             + " bytes of JSON; a meta may be " + limits.presenceMetaBytes() + " at most.",
             "Announce a smaller meta (an id, a name, a status); fetch the rest over HTTP.");
       }

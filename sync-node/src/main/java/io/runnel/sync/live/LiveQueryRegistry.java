@@ -197,9 +197,11 @@ public final class LiveQueryRegistry implements AutoCloseable {
       try {
         refuseOtherTenantsRecord(resolved);
       } catch (SQLException e) {
-        LOG.log(System.Logger.Level.WARNING, "The tenancy probe of " + id.logName() + " failed", e);
-        throw new LiveQueryException(ErrorCode.X_INTERNAL, "Checking the tenant of " + id + " failed.",
-            "Retry; if it repeats, check the database.");
+        String errorId = java.util.UUID.randomUUID().toString();
+        LOG.log(System.Logger.Level.WARNING, "errorId=" + errorId + ": the tenancy probe of " + id.logName()
+            + " failed (SQLState " + e.getSQLState() + ")");
+        throw new LiveQueryException(ErrorCode.X_INTERNAL, "Checking the tenant of a record failed (errorId "
+            + errorId + ").", "Retry; if it repeats, report the errorId.");
       }
     }
     LiveWindow window;

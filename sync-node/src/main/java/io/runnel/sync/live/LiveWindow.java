@@ -416,9 +416,16 @@ final class LiveWindow {
   }
 
   private void failRead(Exception e) {
+    String errorId = java.util.UUID.randomUUID().toString();
+    // The cause names neither the window (its tenant) nor the database's message (it may quote row values): the log
+    // line under the errorId has the exception's class, for the operator.
     RunnelException error = e instanceof RunnelException re ? re
-        : new LiveQueryException(ErrorCode.X_INTERNAL, "Reading window " + id + " failed: " + e.getMessage(),
-            "Retry; if it repeats, check the database.");
+        : new LiveQueryException(ErrorCode.X_INTERNAL, "Reading a window failed (errorId " + errorId + ").",
+            "Retry; if it repeats, report the errorId.");
+    if (!(e instanceof RunnelException)) {
+      LOG.log(Level.WARNING, "errorId=" + errorId + ": reading window " + id.logName() + " failed: "
+          + e.getClass().getName());
+    }
     if (!loaded) {
       LOG.log(Level.WARNING, "The first read of window " + id.logName() + " failed: " + error.code() + " ("
           + e.getClass().getSimpleName() + ")");

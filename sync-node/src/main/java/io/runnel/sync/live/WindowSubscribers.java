@@ -59,6 +59,12 @@ final class WindowSubscribers {
   private record Key(LiveSubscriber port, String sid) {}
 
   private final Map<Key, Sub> subs = new LinkedHashMap<>();
+  /**
+   * Whether a rule's failure was logged: once per window, with its trace. Every later one is only counted
+   * ({@code runnel_gate_failures_total}): a client may hold many subscriptions of a query whose rule throws, and each
+   * commit would otherwise log a trace per subscription. The sid is client-chosen text and never logged.
+   */
+  private boolean failureLogged;
 
   WindowSubscribers(EntityRef entity, LiveStats.Counters counters) {
     this.entity = entity;
@@ -100,8 +106,12 @@ final class WindowSubscribers {
       try {
         next = filter(s, visible);
       } catch (GateFailure e) {
-        LOG.log(Level.WARNING, "The row rule failed for subscriber " + s.sid + "; re-snapshotting it",
-            e.getCause());
+        if (!failureLogged) {
+          failureLogged = true;
+          LOG.log(Level.WARNING, "The row rule of a window of " + entity.name() + " failed; its subscribers are "
+              + "re-snapshotted without the rows it could not decide (logged once per window; "
+              + "runnel_gate_failures_total counts every failure)", e.getCause());
+        }
         snapshot(s, visible, cursor);
         continue;
       }

@@ -123,6 +123,14 @@ public final class JsonLogFormatter extends Formatter {
     if (t instanceof SQLException e) {
       return "SQLState " + e.getSQLState() + " (the database's message is left out: it may quote row values)";
     }
+    // A wrapper built as new X(cause) carries the cause's toString() as its own message: when an SQLException is
+    // anywhere below, that text is the database's, so it is left out too.
+    for (Throwable c = t.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c instanceof SQLException e) {
+        return t.getClass().getSimpleName() + " caused by SQLState " + e.getSQLState()
+            + " (the messages are left out: the database's may quote row values)";
+      }
+    }
     return t.getMessage();
   }
 }

@@ -228,6 +228,52 @@ class PolicyResumeGapTest {
     }
   }
 
+  /**
+   * Found by the hostile-input storm: a rule that throws logged a trace per subscriber and commit, so one client's
+   * subscriptions to such a query could flood the node's log; and it logged the sid, text the client chose.
+   */
+  @Test
+  void aRuleThatThrowsIsLoggedOncePerWindowHoweverManySubscribersAndCommitsAndNeverWithTheSid() throws Exception {
+    String p = prefix();
+    Actor yan = Actor.user("yan").inOrg("ypsilon");
+    java.util.List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(WindowSubscribers.class.getName());
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        logged.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(handler);
+    try (LiveQueryRegistry r = registry(fixture.bus, 64L << 20)) {
+      RecordingSubscriber rec = new RecordingSubscriber();
+      LiveFixture.awaitSettled(r, fixture.commit("INSERT INTO docs VALUES ('" + p + "ok', 'ypsilon', 'x', 1)"));
+      for (int i = 0; i < 5; i++) {
+        r.subscribe(rec, "sid-\n-" + i, yan, "fragile", JsonObject.EMPTY);
+      }
+      LiveFixture.await("five snapshots", () -> java.util.stream.IntStream.range(0, 5)
+          .allMatch(i -> rec.stream("sid-\n-" + i).snapshots == 1));
+      long failures = r.stats().gateFailures();
+      for (int i = 0; i < 3; i++) {
+        LiveFixture.awaitSettled(r, fixture.commit("INSERT INTO docs VALUES ('" + p + "bad" + i
+            + "', 'ypsilon', 'x', -1)"));
+      }
+      assertAll(
+          () -> assertEquals(1, logged.size(), "one warning for the window, not one per subscriber and commit"),
+          () -> assertTrue(logged.stream().noneMatch(l -> l.getMessage().contains("sid-")), "the sid is not logged"),
+          () -> assertTrue(r.stats().gateFailures() - failures >= 15, "every failure is counted: "
+              + (r.stats().gateFailures() - failures)));
+    } finally {
+      log.removeHandler(handler);
+    }
+  }
+
   @Test
   void theDeliveredPositionReachesEveryTransactionTheWindowsHandled() throws Exception {
     try (LiveQueryRegistry r = registry(fixture.bus, 64L << 20)) {

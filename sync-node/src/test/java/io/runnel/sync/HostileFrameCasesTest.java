@@ -1,0 +1,188 @@
+package io.runnel.sync;
+
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.select;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.runnel.dsl.NoInput;
+import io.runnel.dsl.QueryRef;
+import io.runnel.dsl.server.Declarations;
+import io.runnel.dsl.server.Policy;
+import io.runnel.dsl.server.Query;
+import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ManualClock;
+import io.runnel.testing.TestDatabase;
+import io.runnel.wire.Json;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Regressions found while building the hostile-input storm ({@link HostileInputTest}), each on a node of its own on
+ * the real PostgreSQL, its clock stopped (so the frame budget never refills): fragments are bounded joined, a binary
+ * frame forgets a text message it broke off and counts against the frame rate, and a handler that would throw
+ * answers {@code X_INTERNAL} with an errorId, counts in {@code runnel_handler_failures_total} and gives back what it
+ * took.
+ */
+@FreshDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HostileFrameCasesTest {
+
+  static final Declarations DECLARATIONS = Declarations.builder()
+      .query(Query.of(QueryRef.live("notes", NoInput.CODEC, in -> select(HostileInputTest.NOTES).orderBy(asc("id"))))
+          .on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(QueryRef.live("throwing", NoInput.CODEC, in -> {
+        throw new IllegalStateException("the app's source broke");
+      })).on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
+      .build();
+
+  LiveFixtureAccess fixture;
+
+  @BeforeAll
+  void start(TestDatabase db) throws Exception {
+    db.execute("CREATE TABLE notes (id int PRIMARY KEY, org text, body text)");
+    fixture = LiveFixtureAccess.start(db, "hostile_cases", List.of(HostileInputTest.NOTES_ENTITY));
+  }
+
+  @AfterAll
+  void stop() {
+    fixture.close();
+  }
+
+  SyncNode node(AdmissionLimits limits) {
+    SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
+        .authenticator(ChannelFixture.IDENTITIES).clock(ManualClock.at(Instant.parse("2026-12-01T09:00:00Z")))
+        .admissionLimits(limits).listen("127.0.0.1", 0).build();
+    node.start();
+    return node;
+  }
+
+  static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String t(JsonObject frame) {
+    return ((JsonString) frame.get("t")).value();
+  }
+
+  static String code(JsonObject frame) {
+    return ((JsonString) frame.get("code")).value();
+  }
+
+  /** The next text frame, parsed; fails on anything else. */
+  static JsonObject next(RawSocket s) throws Exception {
+    RawSocket.Frame f = s.readFrame();
+    assertEquals(RawSocket.TEXT, f.opcode(), () -> "a text frame, not opcode " + f.opcode() + ": " + f.text());
+    return (JsonObject) Json.parse(f.text());
+  }
+
+  /** Found while building the storm: fragments were joined without bound, so a client could grow the heap at will. */
+  @Test
+  void fragmentsPastTheLimitJoinedCloseTheSocketWith1009() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS); RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      byte[] part = new byte[100 * 1024];
+      Arrays.fill(part, (byte) ' ');
+      // Never a final fragment: without the bound the node would keep every byte.
+      s.write(RawSocket.frame(RawSocket.TEXT, false, part));
+      s.write(RawSocket.frame(RawSocket.CONTINUATION, false, part));
+      s.write(RawSocket.frame(RawSocket.CONTINUATION, false, part));
+      RawSocket.Frame close = s.readFrame();
+      assertAll(
+          () -> assertEquals(RawSocket.CLOSE, close.opcode(), "the node closes: " + close.text()),
+          () -> assertEquals(1009, close.closeCode(), "1009, too large (X_FRAME_TOO_LARGE)"),
+          () -> assertTrue(close.text().contains("262144 bytes"), "the reason names the limit: " + close.text()));
+    }
+  }
+
+  @Test
+  void fragmentsUnderTheLimitJoinedAreOneFrame() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS); RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      byte[] hello = bytes("{\"t\":\"hello\",\"v\":1,\"build\":\"" + "é".repeat(60_000) + "\"}");
+      // Split mid-way through the build string, on a character boundary.
+      s.sendFragmented(RawSocket.TEXT, List.of(Arrays.copyOfRange(hello, 0, 60_000),
+          Arrays.copyOfRange(hello, 60_000, hello.length)));
+      assertEquals("hello", t(next(s)), "120 KB in two fragments is one frame, read whole");
+    }
+  }
+
+  /** Found while building the storm: a binary frame amid a text message's fragments left them to corrupt the next. */
+  @Test
+  void aTextMessageBrokenOffByABinaryFrameIsForgottenAndTheNextOneIsRead() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS); RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.write(RawSocket.frame(RawSocket.TEXT, false, bytes("{\"t\":\"hel")));
+      s.sendBinary(bytes("{\"t\":\"hello\",\"v\":1}"));
+      JsonObject binary = next(s);
+      s.send("{\"t\":\"hello\",\"v\":1}");
+      JsonObject hello = next(s);
+      assertAll(
+          () -> assertEquals("refuse", t(binary)),
+          () -> assertEquals("X_FRAME_INVALID", code(binary), "a binary frame is refused"),
+          () -> assertEquals("hello", t(hello), "the next text frame is read alone, not after the broken-off one"));
+    }
+  }
+
+  /** Found while building the storm: binary frames were each refused past the frame rate, a flood no bucket checked. */
+  @Test
+  void binaryFramesCountAgainstTheFrameRate() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS); RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      for (int i = 0; i < 300; i++) {
+        out.writeBytes(RawSocket.frame(RawSocket.BINARY, true, new byte[] {1, 2, 3}));
+      }
+      s.write(out.toByteArray());
+      List<String> codes = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        codes.add(code(next(s)));
+      }
+      assertAll(
+          () -> assertEquals(256, codes.stream().filter("X_FRAME_INVALID"::equals).count(), "the burst is read"),
+          () -> assertEquals(44, codes.stream().filter("X_FRAME_RATE_LIMIT"::equals).count(),
+              "the rest is over the rate (the clock is stopped: no token comes back)"));
+    }
+  }
+
+  /** A handler that would throw (here the app's query source) answers X_INTERNAL and gives its slot back. */
+  @Test
+  void aSourceThatThrowsIsAnsweredInternalWithAnErrorIdCountedAndCostsNoSubscriptionSlot() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(128, 2, 100_000));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"a\",\"q\":\"throwing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"b\",\"q\":\"throwing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"c\",\"q\":\"throwing\",\"in\":{}}"));
+      List<JsonObject> failures = List.of(next(s), next(s), next(s));
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"d\",\"q\":\"notes\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"e\",\"q\":\"notes\",\"in\":{}}"));
+      List<String> after = List.of(t(next(s)), t(next(s)));
+      String metrics = new Metrics(node.port()).scrape();
+      assertAll(
+          () -> assertTrue(failures.stream().allMatch(f -> t(f).equals("refuse") && code(f).equals("X_INTERNAL")),
+              "each is refused X_INTERNAL: " + failures),
+          () -> assertTrue(((JsonString) failures.get(0).get("cause")).value().contains("errorId "),
+              "the cause names the errorId the log has: " + failures.get(0)),
+          () -> assertEquals(List.of("snapshot", "snapshot"), after,
+              "the actor's two subscription slots are both free: the failures gave theirs back"),
+          () -> assertEquals(3.0, HostileInputTest.metric(metrics, "runnel_handler_failures_total"),
+              "each failure is counted"));
+    }
+  }
+
+  /** Reads a node's {@code /metrics}. */
+  record Metrics(int port) {
+    String scrape() throws Exception {
+      return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    }
+  }
+}
