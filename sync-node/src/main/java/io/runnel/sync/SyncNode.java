@@ -154,6 +154,9 @@ public final class SyncNode implements AutoCloseable {
     live.start();
     channels.start();
     WebServer s = WebServer.builder()
+        // Helidon's own JVM shutdown hook would stop the server at once, cutting every socket (1006) while the
+        // owner's hook drains it; the node's owner stops it (SyncNode.stop, after SyncNode.drain on SIGTERM).
+        .shutdownHook(false)
         .host(host)
         .port(requestedPort)
         .maxPayloadSize(HttpApi.MAX_DRAINED_BYTES)

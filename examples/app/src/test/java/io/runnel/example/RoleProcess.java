@@ -95,6 +95,16 @@ final class RoleProcess implements AutoCloseable {
     return Integer.parseInt(line.substring(at, end));
   }
 
+  /** Sends SIGTERM, as Kubernetes does, and returns at once (the process drains and stops on its own). */
+  void terminate() {
+    process.toHandle().destroy();
+  }
+
+  /** Waits up to {@code seconds} for the process to end; its exit value, or null when it still runs. */
+  Integer awaitExit(long seconds) throws InterruptedException {
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : null;
+  }
+
   /** Sends SIGTERM and waits for the end (at most 30 s, then kills) and for the last of its output. */
   @Override
   public void close() {
