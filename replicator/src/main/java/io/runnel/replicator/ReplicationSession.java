@@ -100,8 +100,9 @@ final class ReplicationSession implements AutoCloseable {
   }
 
   /**
-   * The envelope of {@code event}; when it is longer than the bus takes, the envelope of the event cut to its key
-   * ({@link ChangeEvent#keyOnly}), so consumers re-read the row instead of the slot stalling on it.
+   * The envelope of {@code change}, written from its text ({@link EnvelopeWriter}); when it is longer than the bus
+   * takes, the envelope of the typed change cut to its key ({@link ChangeEvent#keyOnly}), so consumers re-read the
+   * row instead of the slot stalling on it.
    *
    * @throws TransportUnavailableException when even the key alone is over the bus's limit
    */
