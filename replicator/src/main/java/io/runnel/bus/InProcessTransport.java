@@ -2,6 +2,7 @@ package io.runnel.bus;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -28,6 +29,9 @@ public final class InProcessTransport implements Transport {
 
   /** The default queue capacity per subscription, in messages. */
   public static final int DEFAULT_QUEUE_CAPACITY = 65_536;
+
+  /** The most messages a subscription takes from its queue at once. */
+  private static final int DRAIN_BATCH = 256;
 
   private final int queueCapacity;
   private final Duration offerTimeout;
@@ -66,7 +70,7 @@ public final class InProcessTransport implements Transport {
     }
     TransportMessage message = new TransportMessage(subject, payload);
     for (Sub s : subscriptions) {
-      if (Subjects.matches(s.pattern, subject)) {
+      if (Subjects.matches(s.tokens, subject)) {
         s.offer(message, offerTimeout);
       }
     }
@@ -125,6 +129,8 @@ public final class InProcessTransport implements Transport {
 
   private final class Sub implements Subscription {
     private final String pattern;
+    /** The pattern's tokens, split once here rather than on every publish. */
+    private final String[] tokens;
     private final Consumer<TransportMessage> handler;
     private final BlockingQueue<TransportMessage> queue;
     private final AtomicBoolean open = new AtomicBoolean(true);
@@ -133,6 +139,7 @@ public final class InProcessTransport implements Transport {
 
     Sub(String pattern, Consumer<TransportMessage> handler, BlockingQueue<TransportMessage> queue) {
       this.pattern = pattern;
+      this.tokens = Subjects.tokens(pattern);
       this.handler = handler;
       this.queue = queue;
     }
@@ -153,20 +160,29 @@ public final class InProcessTransport implements Transport {
       }
     }
 
+    /**
+     * Hands messages to the handler in order, taking every message already queued at once (up to
+     * {@link #DRAIN_BATCH}), so a busy subscription takes the queue's lock once per batch rather than per message.
+     */
     void drain() {
+      List<TransportMessage> batch = new ArrayList<>(DRAIN_BATCH);
       while (open.get()) {
-        TransportMessage m;
         try {
-          m = queue.take();
+          batch.add(queue.take());
         } catch (InterruptedException e) {
           return;
         }
-        try {
-          handler.accept(m);
-        } catch (RuntimeException e) {
-          failures.incrementAndGet();
-          LOG.log(Level.WARNING, "Subscriber '" + pattern + "' failed on a message of " + m.subject(), e);
+        queue.drainTo(batch, DRAIN_BATCH - 1);
+        for (int i = 0; i < batch.size() && open.get(); i++) {
+          TransportMessage m = batch.get(i);
+          try {
+            handler.accept(m);
+          } catch (RuntimeException e) {
+            failures.incrementAndGet();
+            LOG.log(Level.WARNING, "Subscriber '" + pattern + "' failed on a message of " + m.subject(), e);
+          }
         }
+        batch.clear();
       }
     }
 

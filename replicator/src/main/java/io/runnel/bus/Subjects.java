@@ -44,19 +44,37 @@ public final class Subjects {
    * one token, a final {@code >} matches one or more.
    */
   public static boolean matches(String pattern, String subject) {
-    String[] p = pattern.split("\\.", -1);
-    String[] s = subject.split("\\.", -1);
-    for (int i = 0; i < p.length; i++) {
-      if (p[i].equals(">") && i == p.length - 1) {
-        return s.length > i;
-      }
-      if (i >= s.length) {
+    return matches(tokens(pattern), subject);
+  }
+
+  /** The tokens of {@code pattern}, split at every {@code .} with empty tokens kept, for the matcher below. */
+  public static String[] tokens(String pattern) {
+    return pattern.split("\\.", -1);
+  }
+
+  /**
+   * Whether {@code subject} matches the pattern of {@code patternTokens} ({@link #tokens}), as
+   * {@link #matches(String, String)} says; the subject is walked in place, not split.
+   */
+  public static boolean matches(String[] patternTokens, String subject) {
+    int from = 0;
+    int n = patternTokens.length;
+    for (int i = 0; i < n; i++) {
+      String p = patternTokens[i];
+      if (from > subject.length()) {
+        // The subject has no token i.
         return false;
       }
-      if (!p[i].equals("*") && !p[i].equals(s[i])) {
+      if (i == n - 1 && p.equals(">")) {
+        return true;
+      }
+      int dot = subject.indexOf('.', from);
+      int end = dot < 0 ? subject.length() : dot;
+      if (!p.equals("*") && (end - from != p.length() || !subject.regionMatches(from, p, 0, p.length()))) {
         return false;
       }
+      from = end + 1;
     }
-    return p.length == s.length;
+    return from > subject.length();
   }
 }

@@ -52,8 +52,20 @@ public record Lsn(long value) implements Comparable<Lsn> {
     if (position < 1) {
       throw new IllegalArgumentException("Rows count from 1, not " + position);
     }
-    String p = Integer.toHexString(position);
-    return hex16() + "0".repeat(8 - p.length()) + p;
+    char[] c = new char[24];
+    hex(value, c, 0, 16);
+    hex(position, c, 16, 8);
+    return new String(c);
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /** Writes the low {@code digits} hex digits of {@code v} into {@code c} at {@code at}, zero-padded, lower case. */
+  private static void hex(long v, char[] c, int at, int digits) {
+    for (int i = at + digits - 1; i >= at; i--) {
+      c[i] = HEX[(int) (v & 0xf)];
+      v >>>= 4;
+    }
   }
 
   /** The 24-hex position of this point itself (a read, an answer), which sorts before every row committed here. */

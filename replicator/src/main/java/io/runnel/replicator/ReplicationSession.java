@@ -71,6 +71,8 @@ final class ReplicationSession implements AutoCloseable {
   private final Progress progress;
   private final Producer producer = Producer.PROCESS;
   private final WalLayout layout;
+  /** Encodes envelopes on the session's thread, the only one that publishes. */
+  private final EnvelopeWriter writer = new EnvelopeWriter();
   private @Nullable Lsn unconfirmed;
   private long unconfirmedCommitMillis;
   private int commitsSinceConfirm;
@@ -91,25 +93,27 @@ final class ReplicationSession implements AutoCloseable {
     this.layout = layout;
     this.confirmedLsn = start;
     this.positionSent = start;
-    this.assembler = new TransactionAssembler(entities, producer, (event, schema) -> {
-      String[] parts = event.table().split("\\.", 2);
-      transport.publish(Subjects.changes(parts[0], parts[1]), envelope(event, schema));
+    this.assembler = new TransactionAssembler(entities, producer, change -> {
+      transport.publish(change.schema().subject(), envelope(change));
       progress.published();
     });
   }
 
   /**
-   * The envelope of {@code event}; when it is longer than the bus takes, the envelope of the event cut to its key
-   * ({@link ChangeEvent#keyOnly}), so consumers re-read the row instead of the slot stalling on it.
+   * The envelope of {@code change}, written from its text ({@link EnvelopeWriter}); when it is longer than the bus
+   * takes, the envelope of the typed change cut to its key ({@link ChangeEvent#keyOnly}), so consumers re-read the
+   * row instead of the slot stalling on it.
    *
    * @throws TransportUnavailableException when even the key alone is over the bus's limit
    */
-  private byte[] envelope(ChangeEvent event, TableSchema schema) {
-    byte[] whole = ChangeEnvelope.encode(event, schema.columnTypes());
+  private byte[] envelope(WalChange change) {
+    byte[] whole = writer.encode(change);
     long max = transport.maxPayload();
     if (whole.length <= max) {
       return whole;
     }
+    TableSchema schema = change.schema();
+    ChangeEvent event = change.event();
     byte[] cut = ChangeEnvelope.encode(event.keyOnly(schema.keyColumns(), schema.columnTypes().keySet()),
         schema.columnTypes());
     if (cut.length > max) {

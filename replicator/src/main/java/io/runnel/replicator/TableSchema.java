@@ -1,5 +1,7 @@
 package io.runnel.replicator;
 
+import com.fasterxml.jackson.core.io.SerializedString;
+import io.runnel.bus.Subjects;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.RecordKeys;
 import io.runnel.dsl.Row;
@@ -23,6 +25,17 @@ final class TableSchema {
   private final boolean[] kept;
   private final List<String> keyColumns;
   private final Map<String, ColumnType> columnTypes;
+  private final String table;
+  private final String subject;
+  private final SerializedString tableJson;
+  private final @Nullable SerializedString entityJson;
+  private final SerializedString[] names;
+  private final TextValues.Kind[] kinds;
+  private final long[] mins;
+  private final long[] maxes;
+  private final boolean[] keyColumn;
+  /** The relation's index of each key column, in key order; -1 for a key column the relation lacks. */
+  private final int[] keyIndexes;
 
   TableSchema(WalMessage.Relation relation, @Nullable Entity entity) {
     this.relation = relation;
@@ -50,6 +63,37 @@ final class TableSchema {
     }
     this.columnTypes = java.util.Collections.unmodifiableMap(byName);
     this.keyColumns = entity != null ? entity.ref().key() : List.copyOf(relationKey);
+    this.table = relation.namespace() + "." + relation.name();
+    this.subject = Subjects.changes(relation.namespace(), relation.name());
+    this.tableJson = new SerializedString(table);
+    this.entityJson = entity == null ? null : new SerializedString(entity.name());
+    this.names = new SerializedString[n];
+    this.kinds = new TextValues.Kind[n];
+    this.mins = new long[n];
+    this.maxes = new long[n];
+    this.keyColumn = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      String name = relation.columns().get(i).name();
+      names[i] = new SerializedString(name);
+      keyColumn[i] = keyColumns.contains(name);
+      if (kept[i]) {
+        kinds[i] = TextValues.kindOf(types[i]);
+        if (kinds[i] == TextValues.Kind.INT_NUMBER || kinds[i] == TextValues.Kind.INT8_STRING) {
+          mins[i] = TextValues.min(types[i]);
+          maxes[i] = TextValues.max(types[i]);
+        }
+      }
+    }
+    this.keyIndexes = new int[keyColumns.size()];
+    for (int k = 0; k < keyIndexes.length; k++) {
+      keyIndexes[k] = -1;
+      for (int i = 0; i < n; i++) {
+        if (kept[i] && relation.columns().get(i).name().equals(keyColumns.get(k))) {
+          keyIndexes[k] = i;
+          break;
+        }
+      }
+    }
   }
 
   WalMessage.Relation relation() {
@@ -62,7 +106,67 @@ final class TableSchema {
 
   /** {@code schema.table}. */
   String table() {
-    return relation.namespace() + "." + relation.name();
+    return table;
+  }
+
+  /** The bus subject of this table's changes ({@link Subjects#changes}), computed once. */
+  String subject() {
+    return subject;
+  }
+
+  /** {@link #table()} as a JSON string, encoded once. */
+  SerializedString tableJson() {
+    return tableJson;
+  }
+
+  /** The entity's name as a JSON string, encoded once; null for a table no entity declares. */
+  @Nullable SerializedString entityJson() {
+    return entityJson;
+  }
+
+  /** The number of columns pgoutput described. */
+  int width() {
+    return types.length;
+  }
+
+  /** Whether column {@code i} (relation order) is kept: the entity declares it, or there is no entity. */
+  boolean kept(int i) {
+    return kept[i];
+  }
+
+  /** Whether column {@code i} is a key column ({@link #keyColumns()}). */
+  boolean keyColumn(int i) {
+    return keyColumn[i];
+  }
+
+  /** Column {@code i}'s name as a JSON member name, encoded once. */
+  SerializedString name(int i) {
+    return names[i];
+  }
+
+  /** Column {@code i}'s name. */
+  String columnName(int i) {
+    return relation.columns().get(i).name();
+  }
+
+  /** Column {@code i}'s type (kept columns only). */
+  ColumnType type(int i) {
+    return types[i];
+  }
+
+  /** How column {@code i}'s text is written ({@link TextValues}; kept columns only). */
+  TextValues.Kind kind(int i) {
+    return kinds[i];
+  }
+
+  /** The smallest value of integer column {@code i}. */
+  long min(int i) {
+    return mins[i];
+  }
+
+  /** The largest value of integer column {@code i}. */
+  long max(int i) {
+    return maxes[i];
   }
 
   /** The key columns: the entity's key, or for an undeclared table the replica identity's columns. */
@@ -101,6 +205,47 @@ final class TableSchema {
       }
     }
     return new Tuple(Row.of(values), omitted);
+  }
+
+  /**
+   * The record key of a WAL tuple, parsing only its key columns; the same as {@link #keyOf(Row)} of the tuple
+   * {@link #read} (either way of reading it, since the key columns are kept in both), or null when a key column is
+   * missing, NULL or unchanged.
+   *
+   * @throws io.runnel.dsl.ValueInvalidException when a key value does not parse as its column's type
+   */
+  @Nullable String keyOf(List<WalMessage.TupleValue> tuple) {
+    if (keyIndexes.length == 0) {
+      return null;
+    }
+    if (keyIndexes.length == 1) {
+      // One key column: the key is the value as PostgreSQL prints it, which is its canonical text itself.
+      int i = keyIndexes[0];
+      if (i >= 0 && i < tuple.size() && tuple.get(i) instanceof WalMessage.Text t && printsAsItIs(i, t.text())) {
+        return t.text();
+      }
+    }
+    List<Object> values = new ArrayList<>(keyIndexes.length);
+    List<ColumnType> keyTypes = new ArrayList<>(keyIndexes.length);
+    for (int i : keyIndexes) {
+      if (i < 0 || i >= tuple.size() || !(tuple.get(i) instanceof WalMessage.Text t)) {
+        return null;
+      }
+      values.add(types[i].parse(t.text()));
+      keyTypes.add(types[i]);
+    }
+    return RecordKeys.of(keyTypes, values);
+  }
+
+  /** Whether column {@code i}'s type prints {@code text} back as {@code text} ({@link ColumnType#format}). */
+  private boolean printsAsItIs(int i, String text) {
+    return switch (kinds[i]) {
+      case INT_NUMBER, INT8_STRING -> TextValues.canonicalInteger(text, mins[i], maxes[i]);
+      case TEXT -> TextValues.plainText(text);
+      case UUID -> TextValues.canonicalUuid(text);
+      case NUMERIC -> TextValues.canonicalNumeric(text);
+      case BOOL, TIMESTAMPTZ, TIMESTAMP, TYPED -> false;
+    };
   }
 
   /** The record key of {@code row}, or null when a key column is missing (the WAL did not carry it). */

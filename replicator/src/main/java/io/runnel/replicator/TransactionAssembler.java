@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Turns the decoded {@code pgoutput} messages of one replication session into {@link ChangeEvent}s, in order.
+ * Turns the decoded {@code pgoutput} messages of one replication session into {@link WalChange}s, in order: their
+ * values stay pgoutput's text (only the key columns are parsed, for the record key) until the envelope is written.
  *
  * <p>Design: transactions arrive whole and after their commit (streaming is off), so each change is published as
  * soon as it is decoded and memory stays bounded whatever the transaction's size; only one change is held back, to
@@ -24,14 +25,16 @@ final class TransactionAssembler {
   static final String WRITE_PREFIX = "runnel.write";
   private static final long POSTGRES_EPOCH_MILLIS = 946_684_800_000L;
 
-  /** Where finished changes go, with the schema that encodes their rows. */
+  /** Where finished changes go. */
   interface Sink {
-    /** Publishes one change. */
-    void publish(ChangeEvent event, TableSchema schema);
+    /** Publishes one change (its schema encodes its rows). */
+    void publish(WalChange change);
   }
 
-  private record Pending(TableSchema schema, ChangeOp op, @Nullable String key, io.runnel.dsl.@Nullable Row row,
-      io.runnel.dsl.@Nullable Row old, List<String> omitted, String lsn) {}
+  /** A change held back until the next one or the commit says whether it is the last; values still text. */
+  private record Pending(TableSchema schema, ChangeOp op, @Nullable String key,
+      @Nullable List<WalMessage.TupleValue> tuple, @Nullable List<WalMessage.TupleValue> oldTuple,
+      boolean oldKeyOnly, String lsn) {}
 
   private final Function<String, @Nullable Entity> entityByTable;
   private final Producer producer;
@@ -76,28 +79,25 @@ final class TransactionAssembler {
       }
       case WalMessage.Insert i -> {
         TableSchema s = schema(i.relationOid());
-        TableSchema.Tuple row = s.read(i.tuple(), false);
-        hold(new Pending(s, ChangeOp.INSERT, s.keyOf(row.row()), row.row(), null, row.omitted(), nextLsn()));
+        hold(new Pending(s, ChangeOp.INSERT, s.keyOf(i.tuple()), i.tuple(), null, false, nextLsn()));
       }
       case WalMessage.Update u -> {
         TableSchema s = schema(u.relationOid());
-        TableSchema.Tuple row = s.read(u.tuple(), false);
-        io.runnel.dsl.Row old = u.oldTuple() == null ? null
-            : s.read(u.oldTuple(), u.oldKind() != null && u.oldKind() == 'K').row();
-        String key = s.keyOf(row.row());
-        if (key == null && old != null) {
-          key = s.keyOf(old);
+        boolean keyOnly = u.oldKind() != null && u.oldKind() == 'K';
+        String key = s.keyOf(u.tuple());
+        if (key == null && u.oldTuple() != null) {
+          key = s.keyOf(u.oldTuple());
         }
-        hold(new Pending(s, ChangeOp.UPDATE, key, row.row(), old, row.omitted(), nextLsn()));
+        hold(new Pending(s, ChangeOp.UPDATE, key, u.tuple(), u.oldTuple(), keyOnly, nextLsn()));
       }
       case WalMessage.Delete d -> {
         TableSchema s = schema(d.relationOid());
-        io.runnel.dsl.Row old = s.read(d.oldTuple(), d.oldKind() == 'K').row();
-        hold(new Pending(s, ChangeOp.DELETE, s.keyOf(old), null, old, List.of(), nextLsn()));
+        hold(new Pending(s, ChangeOp.DELETE, s.keyOf(d.oldTuple()), null, d.oldTuple(), d.oldKind() == 'K',
+            nextLsn()));
       }
       case WalMessage.Truncate t -> {
         for (int oid : t.relationOids()) {
-          hold(new Pending(schema(oid), ChangeOp.TRUNCATE, null, null, null, List.of(), nextLsn()));
+          hold(new Pending(schema(oid), ChangeOp.TRUNCATE, null, null, null, false, nextLsn()));
         }
       }
       case WalMessage.Commit c -> {
@@ -143,10 +143,8 @@ final class TransactionAssembler {
 
   private void emit(Pending p, boolean last) {
     WalMessage.Begin b = begin;
-    ChangeEvent e = new ChangeEvent(p.schema().table(), p.schema().entity() == null ? null : p.schema().entity().name(),
-        p.op(), p.key(), p.row(), p.old(), p.omitted(), p.lsn(), Integer.toUnsignedLong(b.xid()), last,
-        b.commitTimeMicros() / 1000 + POSTGRES_EPOCH_MILLIS, write, producer.id(), producer.nextSeq(),
-        ChangeEvent.Source.REPLICATOR);
-    sink.publish(e, p.schema());
+    sink.publish(new WalChange(p.schema(), p.op(), p.key(), p.tuple(), p.oldTuple(), p.oldKeyOnly(), p.lsn(),
+        Integer.toUnsignedLong(b.xid()), last, b.commitTimeMicros() / 1000 + POSTGRES_EPOCH_MILLIS, write,
+        producer.id(), producer.nextSeq()));
   }
 }

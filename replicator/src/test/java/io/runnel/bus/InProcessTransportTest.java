@@ -30,6 +30,48 @@ class InProcessTransportTest {
   }
 
   @Test
+  void aPatternSplitOnceMatchesExactlyAsSplittingBothOnEveryPublishDid() {
+    String[] parts = {"a", "b", "*", ">", "", "runnel", "ab"};
+    java.util.Random r = new java.util.Random(7);
+    for (int n = 0; n < 20_000; n++) {
+      String pattern = join(r, parts);
+      String subject = join(r, parts);
+      assertEquals(splitMatches(pattern, subject), Subjects.matches(Subjects.tokens(pattern), subject),
+          "pattern '" + pattern + "', subject '" + subject + "'");
+    }
+    assertAll(
+        () -> assertTrue(Subjects.matches(Subjects.tokens("a.>"), "a."), "an empty last token is a token"),
+        () -> assertFalse(Subjects.matches(Subjects.tokens("a.b"), "a.bc")),
+        () -> assertFalse(Subjects.matches(Subjects.tokens("a.bc"), "a.b")),
+        () -> assertFalse(Subjects.matches(Subjects.tokens("a.b"), "a.b.c")),
+        () -> assertTrue(Subjects.matches(Subjects.tokens("a.>.c"), "a.>.c"), "a '>' not last is literal"));
+  }
+
+  private static String join(java.util.Random r, String[] parts) {
+    StringBuilder b = new StringBuilder();
+    int n = 1 + r.nextInt(4);
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "" : ".").append(parts[r.nextInt(parts.length)]);
+    }
+    return b.toString();
+  }
+
+  /** The rule as first written: split both at every dot, then compare token by token. */
+  private static boolean splitMatches(String pattern, String subject) {
+    String[] p = pattern.split("\\.", -1);
+    String[] s = subject.split("\\.", -1);
+    for (int i = 0; i < p.length; i++) {
+      if (p[i].equals(">") && i == p.length - 1) {
+        return s.length > i;
+      }
+      if (i >= s.length || (!p[i].equals("*") && !p[i].equals(s[i]))) {
+        return false;
+      }
+    }
+    return p.length == s.length;
+  }
+
+  @Test
   void aSubscriptionReceivesMatchingMessagesInPublishOrder() throws Exception {
     try (InProcessTransport bus = InProcessTransport.create()) {
       List<String> got = new ArrayList<>();

@@ -1,0 +1,53 @@
+package io.runnel.replicator;
+
+import io.runnel.wire.Nullable;
+import java.util.List;
+
+/**
+ * One row change as the replicator decoded it from the WAL, its values still pgoutput's text: what
+ * {@link EnvelopeWriter} encodes straight into the bus envelope, and what {@link #event()} types into the
+ * {@link ChangeEvent} the typed encoder ({@link ChangeEnvelope#encode}) takes. Both give the same JSON, byte for
+ * byte.
+ *
+ * @param schema the table's schema, which types and names the tuples' columns
+ * @param op what happened
+ * @param key the record key, or null (a truncate, or a key the WAL did not carry)
+ * @param tuple the new tuple (insert, update), relation order; null for delete and truncate
+ * @param oldTuple the old tuple when the WAL carried one, else null
+ * @param oldKeyOnly whether {@code oldTuple} is a key tuple (pgoutput's {@code K}): only key columns are read
+ * @param lsn the 24-hex LSN
+ * @param xid the top-level transaction id, 32 bits unsigned
+ * @param last whether this is the last change of its transaction
+ * @param commitTime the commit time, epoch milliseconds
+ * @param write the transaction's write digest, or null
+ * @param producer the producer id
+ * @param seq the producer's message count, from 1
+ */
+record WalChange(
+    TableSchema schema,
+    ChangeOp op,
+    @Nullable String key,
+    @Nullable List<WalMessage.TupleValue> tuple,
+    @Nullable List<WalMessage.TupleValue> oldTuple,
+    boolean oldKeyOnly,
+    String lsn,
+    long xid,
+    boolean last,
+    long commitTime,
+    @Nullable String write,
+    String producer,
+    long seq) {
+
+  /**
+   * The typed change: every kept value parsed to its column's type.
+   *
+   * @throws io.runnel.dsl.ValueInvalidException when a value does not parse as its column's type
+   */
+  ChangeEvent event() {
+    TableSchema.Tuple row = tuple == null ? null : schema.read(tuple, false);
+    TableSchema.Tuple old = oldTuple == null ? null : schema.read(oldTuple, oldKeyOnly);
+    return new ChangeEvent(schema.table(), schema.entity() == null ? null : schema.entity().name(), op, key,
+        row == null ? null : row.row(), old == null ? null : old.row(), row == null ? List.of() : row.omitted(),
+        lsn, xid, last, commitTime, write, producer, seq, ChangeEvent.Source.REPLICATOR);
+  }
+}
