@@ -276,7 +276,7 @@ class HostileInputTest {
     /** The org's notes as the watching client's records, read fresh. */
     List<JsonObject> freshRead(String org) throws Exception {
       List<JsonObject> out = new ArrayList<>();
-      try (Connection c = ((javax.sql.DataSource) fixture.pool()).getConnection(); Statement s = c.createStatement();
+      try (Connection c = fixture.pool().getConnection(); Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT id, org, body FROM notes WHERE org = '" + org + "' ORDER BY id")) {
         while (rs.next()) {
           out.add(JsonObject.builder().put("type", "notes").put("key", Integer.toString(rs.getInt(1)))
