@@ -1,0 +1,285 @@
+package io.runnel.loadtest;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A client JVM of the socket scenarios: it holds thousands of sockets on one JDK {@link HttpClient} and answers
+ * commands read line by line from its standard input, one line each on standard output:
+ *
+ * <ul>
+ *   <li>{@code open <n>}: opens {@code n} more sockets (socket {@code i} of this JVM's range belongs to tenant
+ *       {@code i % tenants}), each subscribing and waiting for its first frame; answers
+ *       {@code opened <n> <nanos> <failures> <first failure>};
+ *   <li>{@code fanout <postgres port> <changes/s> <seconds>}: the writer of scenario 3, in this JVM so its clock is
+ *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
+ *       commit time taken right after the statement returns; answers {@link #result} with latencies from commit to
+ *       receipt, matched by the row's {@code seq};
+ *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
+ *       {@code listening} once it forgot earlier frames, then {@link #result}
+ *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
+ *   <li>{@code quit}.
+ * </ul>
+ *
+ * <p>Arguments: {@code <runnel|bare> <port> <first socket index> <tenants>}. A Runnel socket signs in as user
+ * {@code u<index>} of org {@code t<tenant>} (an HS256 JWT) and subscribes to {@code feed}; a bare one sends
+ * {@code sub <tenant>} and waits for its echo.
+ */
+public final class SocketClients {
+
+  private static final int IN_FLIGHT = 64;
+
+  private final boolean runnel;
+  private final int port;
+  private final int tenants;
+  private int next;
+  private final List<ClientSocket> sockets = new ArrayList<>();
+  private final List<WebSocket> handles = new ArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final MACSigner signer;
+
+  private SocketClients(boolean runnel, int port, int first, int tenants) throws JOSEException {
+    this.runnel = runnel;
+    this.port = port;
+    this.next = first;
+    this.tenants = tenants;
+    this.signer = new MACSigner(RunnelNode.SECRET.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The client's side of the protocol above. @throws Exception when a command cannot run */
+  public static void main(String[] args) throws Exception {
+    SocketClients c = new SocketClients(args[0].equals("runnel"), Integer.parseInt(args[1]),
+        Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+    System.out.println("ready");
+    System.out.flush();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line; (line = in.readLine()) != null; ) {
+      String[] w = line.trim().split(" ");
+      switch (w[0]) {
+        case "open" -> System.out.println(c.open(Integer.parseInt(w[1])));
+        case "fanout" -> System.out.println(c.fanout(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
+            Double.parseDouble(w[3])));
+        case "listen" -> System.out.println(c.listen(Double.parseDouble(w[1])));
+        case "quit" -> {
+          System.out.println("bye");
+          System.out.flush();
+          System.exit(0);
+        }
+        default -> System.out.println("error unknown command " + line);
+      }
+      System.out.flush();
+    }
+    System.exit(0);
+  }
+
+  private String open(int n) throws Exception {
+    Semaphore slots = new Semaphore(IN_FLIGHT);
+    AtomicInteger failures = new AtomicInteger();
+    AtomicReference<String> firstFailure = new AtomicReference<>("-");
+    List<ClientSocket> opened = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<?>> all = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int k = 0; k < n; k++) {
+      int index = next++;
+      int tenant = index % tenants;
+      ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent");
+      WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
+      if (runnel) {
+        b.header("Authorization", "Bearer " + token("u" + index, "t" + tenant));
+      }
+      slots.acquire();
+      var done = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), s).thenCompose(ws -> {
+        synchronized (handles) {
+          handles.add(ws);
+        }
+        ws.sendText(runnel ? "{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"feed\",\"in\":{}}" : "sub " + tenant, true);
+        return s.first;
+      }).orTimeout(120, TimeUnit.SECONDS).whenComplete((frame, error) -> {
+        slots.release();
+        if (error != null || (runnel && !frame.startsWith("{\"t\":\"snapshot\""))) {
+          failures.incrementAndGet();
+          firstFailure.compareAndSet("-", (error != null ? error.toString() : frame).replace(' ', '_')
+              .replace('\n', '_'));
+        }
+      });
+      all.add(done);
+      opened.add(s);
+    }
+    for (var f : all) {
+      try {
+        f.join();
+      } catch (RuntimeException e) {
+        // counted above
+      }
+    }
+    long nanos = System.nanoTime() - t0;
+    sockets.addAll(opened);
+    String ff = firstFailure.get();
+    return "opened " + n + " " + nanos + " " + failures.get() + " " + ff.substring(0, Math.min(ff.length(), 300));
+  }
+
+  private String token(String user, String org) throws JOSEException {
+    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
+        .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 24 * 3_600_000L)).build());
+    jwt.sign(signer);
+    return jwt.serialize();
+  }
+
+  private String fanout(int pgPort, double rate, double seconds) throws Exception {
+    int changes = (int) Math.round(rate * seconds);
+    long[] committed = new long[changes];
+    int[] perTenant = perTenant();
+    sockets.forEach(ClientSocket::drain);
+    sockets.forEach(ClientSocket::drainChars);
+    long base;
+    long expected = 0;
+    long t0;
+    long writerNanos;
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pgPort
+        + "/postgres?user=postgres")) {
+      try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT coalesce(max(seq), 0) + 1 FROM feed")) {
+        r.next();
+        base = r.getLong(1);
+      }
+      String body = "b".repeat(100);
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)")) {
+        t0 = System.nanoTime();
+        for (int i = 0; i < changes; i++) {
+          long due = t0 + (long) (i * 1e9 / rate);
+          long wait;
+          while ((wait = due - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(wait);
+          }
+          long seq = base + i;
+          int tenant = (int) (seq % tenants);
+          insert.setLong(1, seq);
+          insert.setString(2, "t" + tenant);
+          insert.setString(3, body);
+          insert.executeUpdate();
+          committed[i] = System.nanoTime();
+          expected += perTenant[tenant];
+        }
+        writerNanos = System.nanoTime() - t0;
+      }
+    }
+    settle(expected, 30);
+    return result(changes, writerNanos, expected, (seq, receipt) -> {
+      long i = seq - base;
+      return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - committed[(int) i];
+    });
+  }
+
+  private String listen(double seconds) throws InterruptedException {
+    sockets.forEach(ClientSocket::drain);
+    sockets.forEach(ClientSocket::drainChars);
+    System.out.println("listening");
+    System.out.flush();
+    long t0 = System.nanoTime();
+    TimeUnit.NANOSECONDS.sleep((long) (seconds * 1e9));
+    settle(Long.MAX_VALUE, 600);
+    return result(-1, System.nanoTime() - t0, -1, (sent, receipt) -> receipt - sent);
+  }
+
+  /** Waits until every expected frame arrived, or nothing arrived for 2 s, or {@code most} seconds passed. */
+  private void settle(long expected, long most) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(most);
+    long last = -1;
+    long quietSince = System.nanoTime();
+    while (System.nanoTime() < deadline) {
+      long n = 0;
+      for (ClientSocket s : sockets) {
+        n += s.count();
+      }
+      if (n >= expected) {
+        return;
+      }
+      if (n != last) {
+        last = n;
+        quietSince = System.nanoTime();
+      } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(2)) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private int[] perTenant() {
+    int[] n = new int[tenants];
+    sockets.forEach(s -> n[s.tenant]++);
+    return n;
+  }
+
+  /** How a frame's number and receipt become a latency, nanos; {@link Long#MIN_VALUE} for a stray frame. */
+  private interface Latency {
+    long of(long number, long receipt);
+  }
+
+  /**
+   * {@code result <changes> <period nanos> <frames> <expected frames> <frame chars> <p50> <p99> <max> <below zero>
+   * <strays> <first receipt> <last receipt>}, latencies in nanos.
+   */
+  private String result(long changes, long periodNanos, long expected, Latency latency) {
+    List<long[]> all = new ArrayList<>();
+    long frames = 0;
+    long chars = 0;
+    for (ClientSocket s : sockets) {
+      long[] p = s.drain();
+      all.add(p);
+      frames += p.length / 2;
+      chars += s.drainChars();
+    }
+    long[] lat = new long[(int) frames];
+    int n = 0;
+    long negative = 0;
+    long strays = 0;
+    long firstReceipt = Long.MAX_VALUE;
+    long lastReceipt = Long.MIN_VALUE;
+    for (long[] p : all) {
+      for (int i = 0; i < p.length; i += 2) {
+        long l = latency.of(p[i], p[i + 1]);
+        if (l == Long.MIN_VALUE || p[i] < 0) {
+          strays++;
+          continue;
+        }
+        firstReceipt = Math.min(firstReceipt, p[i + 1]);
+        lastReceipt = Math.max(lastReceipt, p[i + 1]);
+        if (l < 0) {
+          negative++;
+          l = 0;
+        }
+        lat[n++] = l;
+      }
+    }
+    long[] samples = java.util.Arrays.copyOf(lat, n);
+    long p50 = n == 0 ? -1 : Latencies.percentile(samples, 50);
+    long p99 = n == 0 ? -1 : Latencies.percentile(samples, 99);
+    long max = n == 0 ? -1 : samples[n - 1];
+    return String.format(Locale.ROOT, "result %d %d %d %d %d %d %d %d %d %d %d %d", changes, periodNanos, frames,
+        expected, chars, p50, p99, max, negative, strays, n == 0 ? 0 : firstReceipt, n == 0 ? 0 : lastReceipt);
+  }
+}
