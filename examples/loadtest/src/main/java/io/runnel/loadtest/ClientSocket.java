@@ -72,6 +72,11 @@ final class ClientSocket implements WebSocket.Listener {
     return out;
   }
 
+  /** The recorded pairs, flattened, kept. */
+  synchronized long[] peek() {
+    return Arrays.copyOf(pairs, size);
+  }
+
   /** Characters of the recorded frames, and resets the count. */
   synchronized long drainChars() {
     long c = chars;

@@ -134,6 +134,9 @@ public final class IdleScenario implements Scenario {
               + " socket), RSS %.1f MB%n", kind, count, s.rate(), failures, heap / 1e6, s.heapPerSocket() / 1000,
               rss / 1e6);
           out.add(s);
+          if (count == max) {
+            histogram(node.jvm(), work.resolve(kind + "-histogram.txt"));
+          }
           held = count;
           heapBefore = heap;
         }
@@ -142,6 +145,16 @@ public final class IdleScenario implements Scenario {
       }
     }
     return out;
+  }
+
+  /** Writes the node's class histogram of live objects ({@code jcmd GC.class_histogram}) to {@code file}. */
+  private static void histogram(Jvm node, Path file) throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Long.toString(node.pid()), "GC.class_histogram").redirectErrorStream(true).redirectOutput(file.toFile())
+        .start();
+    if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+    }
   }
 
   /** {@code n} split over {@code jvms} as evenly as whole sockets allow. */

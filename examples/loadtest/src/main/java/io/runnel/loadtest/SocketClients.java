@@ -188,10 +188,38 @@ public final class SocketClients {
       }
     }
     settle(expected, 30);
-    return result(changes, writerNanos, expected, (seq, receipt) -> {
+    Latency latency = (seq, receipt) -> {
       long i = seq - base;
       return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - committed[(int) i];
-    });
+    };
+    bySecond(committed, t0, base, latency);
+    return result(changes, writerNanos, expected, latency);
+  }
+
+  /** Logs p50/p99/max of each second of the writer's period (by commit time), for the log only. */
+  private void bySecond(long[] committed, long t0, long base, Latency latency) {
+    int secondsLong = (int) ((committed[committed.length - 1] - t0) / 1_000_000_000L) + 1;
+    List<List<Long>> buckets = new ArrayList<>();
+    for (int i = 0; i < secondsLong; i++) {
+      buckets.add(new ArrayList<>());
+    }
+    for (ClientSocket s : sockets) {
+      long[] p = s.peek();
+      for (int i = 0; i < p.length; i += 2) {
+        long l = latency.of(p[i], p[i + 1]);
+        long index = p[i] - base;
+        if (l != Long.MIN_VALUE) {
+          buckets.get((int) ((committed[(int) index] - t0) / 1_000_000_000L)).add(Math.max(0, l));
+        }
+      }
+    }
+    for (int i = 0; i < secondsLong; i++) {
+      long[] b = buckets.get(i).stream().mapToLong(Long::longValue).toArray();
+      if (b.length > 0) {
+        System.out.printf(Locale.ROOT, "log second %d: %d frames, p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", i,
+            b.length, Latencies.percentile(b, 50) / 1e6, Latencies.percentile(b, 99) / 1e6, b[b.length - 1] / 1e6);
+      }
+    }
   }
 
   private String listen(double seconds) throws InterruptedException {
