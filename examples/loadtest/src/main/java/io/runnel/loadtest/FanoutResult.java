@@ -17,21 +17,25 @@ import java.util.Locale;
  * @param max latency, nanos
  * @param belowZero frames received before the writer's clock read the commit (counted as 0)
  * @param spanNanos first to last receipt, nanos
+ * @param sentP50 latency from the moment the writer sent the statement (an upper bound), nanos
+ * @param sentP99 the same, p99
+ * @param sentMax the same, max
  */
 record FanoutResult(long changes, long periodNanos, long frames, long expected, long chars, long p50, long p99,
-    long max, long belowZero, long spanNanos) {
+    long max, long belowZero, long spanNanos, long sentP50, long sentP99, long sentMax) {
 
   /** Parses {@code result …}. @throws IllegalArgumentException when it is no result line */
   static FanoutResult parse(String line) {
     String[] w = line.split(" ");
-    if (w.length != 13 || !w[0].equals("result")) {
+    if (w.length != 16 || !w[0].equals("result")) {
       throw new IllegalArgumentException("not a result line: " + line);
     }
-    long[] n = new long[12];
-    for (int i = 1; i < 13; i++) {
+    long[] n = new long[15];
+    for (int i = 1; i < 16; i++) {
       n[i - 1] = Long.parseLong(w[i]);
     }
-    return new FanoutResult(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[10] == 0 ? 0 : n[11] - n[10]);
+    return new FanoutResult(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[10] == 0 ? 0 : n[11] - n[10],
+        n[12], n[13], n[14]);
   }
 
   /** Mean frame size, bytes. */

@@ -153,6 +153,7 @@ public final class SocketClients {
   private String fanout(int pgPort, double rate, double seconds) throws Exception {
     int changes = (int) Math.round(rate * seconds);
     long[] committed = new long[changes];
+    long[] sentAt = new long[changes];
     int[] perTenant = perTenant();
     sockets.forEach(ClientSocket::drain);
     sockets.forEach(ClientSocket::drainChars);
@@ -180,6 +181,7 @@ public final class SocketClients {
           insert.setLong(1, seq);
           insert.setString(2, "t" + tenant);
           insert.setString(3, body);
+          sentAt[i] = System.nanoTime();
           insert.executeUpdate();
           committed[i] = System.nanoTime();
           expected += perTenant[tenant];
@@ -193,7 +195,11 @@ public final class SocketClients {
       return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - committed[(int) i];
     };
     bySecond(committed, t0, base, latency);
-    return result(changes, writerNanos, expected, latency);
+    Latency fromSend = (seq, receipt) -> {
+      long i = seq - base;
+      return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - sentAt[(int) i];
+    };
+    return result(changes, writerNanos, expected, latency, fromSend);
   }
 
   /** Logs p50/p99/max of each second of the writer's period (by commit time), for the log only. */
@@ -230,7 +236,8 @@ public final class SocketClients {
     long t0 = System.nanoTime();
     TimeUnit.NANOSECONDS.sleep((long) (seconds * 1e9));
     settle(Long.MAX_VALUE, 600);
-    return result(-1, System.nanoTime() - t0, -1, (sent, receipt) -> receipt - sent);
+    Latency fromStamp = (sent, receipt) -> receipt - sent;
+    return result(-1, System.nanoTime() - t0, -1, fromStamp, fromStamp);
   }
 
   /** Waits until every expected frame arrived, or nothing arrived for 2 s, or {@code most} seconds passed. */
@@ -269,9 +276,10 @@ public final class SocketClients {
 
   /**
    * {@code result <changes> <period nanos> <frames> <expected frames> <frame chars> <p50> <p99> <max> <below zero>
-   * <strays> <first receipt> <last receipt>}, latencies in nanos.
+   * <strays> <first receipt> <last receipt> <p50> <p99> <max>}, latencies in nanos, the last three by
+   * {@code bound} (for the writer: from the moment the statement was sent, an upper bound).
    */
-  private String result(long changes, long periodNanos, long expected, Latency latency) {
+  private String result(long changes, long periodNanos, long expected, Latency latency, Latency bound) {
     List<long[]> all = new ArrayList<>();
     long frames = 0;
     long chars = 0;
@@ -282,6 +290,7 @@ public final class SocketClients {
       chars += s.drainChars();
     }
     long[] lat = new long[(int) frames];
+    long[] upper = new long[(int) frames];
     int n = 0;
     long negative = 0;
     long strays = 0;
@@ -300,6 +309,7 @@ public final class SocketClients {
           negative++;
           l = 0;
         }
+        upper[n] = Math.max(0, bound.of(p[i], p[i + 1]));
         lat[n++] = l;
       }
     }
@@ -307,7 +317,12 @@ public final class SocketClients {
     long p50 = n == 0 ? -1 : Latencies.percentile(samples, 50);
     long p99 = n == 0 ? -1 : Latencies.percentile(samples, 99);
     long max = n == 0 ? -1 : samples[n - 1];
-    return String.format(Locale.ROOT, "result %d %d %d %d %d %d %d %d %d %d %d %d", changes, periodNanos, frames,
-        expected, chars, p50, p99, max, negative, strays, n == 0 ? 0 : firstReceipt, n == 0 ? 0 : lastReceipt);
+    long[] ub = java.util.Arrays.copyOf(upper, n);
+    long u50 = n == 0 ? -1 : Latencies.percentile(ub, 50);
+    long u99 = n == 0 ? -1 : Latencies.percentile(ub, 99);
+    long umax = n == 0 ? -1 : ub[n - 1];
+    return String.format(Locale.ROOT, "result %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", changes, periodNanos,
+        frames, expected, chars, p50, p99, max, negative, strays, n == 0 ? 0 : firstReceipt, n == 0 ? 0 : lastReceipt,
+        u50, u99, umax);
   }
 }

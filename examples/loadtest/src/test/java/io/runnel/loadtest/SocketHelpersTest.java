@@ -80,7 +80,7 @@ class SocketHelpersTest {
   @Test
   void aResultLineIsParsedAndABadOneRefused() {
     FanoutResult r = FanoutResult.parse("result 100 2000000000 1000 1000 335000 1500000 40000000 90000000 3 0"
-        + " 5000000000 7000000000");
+        + " 5000000000 7000000000 2000000 41000000 91000000");
     assertAll(
         () -> assertEquals(100, r.changes()),
         () -> assertEquals(1000, r.frames()),
@@ -90,6 +90,8 @@ class SocketHelpersTest {
         () -> assertEquals(50.0, r.changesPerSecond()),
         () -> assertEquals(List.of("1.5", "40.0", "90.0"), r.latencies()),
         () -> assertEquals(3, r.belowZero()),
-        () -> assertThrows(IllegalArgumentException.class, () -> FanoutResult.parse("opened 1 2 3 -")));
+        () -> assertEquals(41_000_000L, r.sentP99(), "the upper bound, from the statement sent"),
+        () -> assertThrows(IllegalArgumentException.class, () -> FanoutResult.parse("opened 1 2 3 -")),
+        () -> assertThrows(IllegalArgumentException.class, () -> FanoutResult.parse("result 1 2 3"), "too short"));
   }
 }
