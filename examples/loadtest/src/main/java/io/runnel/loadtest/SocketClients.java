@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,10 +37,10 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code opened <n> <nanos> <failures> <first failure>};
  *   <li>{@code fanout <postgres port> <changes/s> <seconds>}: the writer of scenario 3, in this JVM so its clock is
  *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
- *       commit time taken right after the statement returns; answers {@link #result} with latencies from commit to
+ *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from commit to
  *       receipt, matched by the row's {@code seq};
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
- *       {@code listening} once it forgot earlier frames, then {@link #result}
+ *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
  *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
  *   <li>{@code quit}.
  * </ul>
@@ -190,43 +189,18 @@ public final class SocketClients {
       }
     }
     settle(expected, 30);
-    Latency latency = (seq, receipt) -> {
+    Receipts.Latency latency = (seq, receipt) -> {
       long i = seq - base;
       return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - committed[(int) i];
     };
-    bySecond(committed, t0, base, latency);
-    Latency fromSend = (seq, receipt) -> {
+    Receipts.bySecond(sockets, committed, t0, base, latency);
+    Receipts.Latency fromSend = (seq, receipt) -> {
       long i = seq - base;
       return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - sentAt[(int) i];
     };
-    return result(changes, writerNanos, expected, latency, fromSend);
+    return Receipts.result(sockets, changes, writerNanos, expected, latency, fromSend);
   }
 
-  /** Logs p50/p99/max of each second of the writer's period (by commit time), for the log only. */
-  private void bySecond(long[] committed, long t0, long base, Latency latency) {
-    int secondsLong = (int) ((committed[committed.length - 1] - t0) / 1_000_000_000L) + 1;
-    List<List<Long>> buckets = new ArrayList<>();
-    for (int i = 0; i < secondsLong; i++) {
-      buckets.add(new ArrayList<>());
-    }
-    for (ClientSocket s : sockets) {
-      long[] p = s.peek();
-      for (int i = 0; i < p.length; i += 2) {
-        long l = latency.of(p[i], p[i + 1]);
-        long index = p[i] - base;
-        if (l != Long.MIN_VALUE) {
-          buckets.get((int) ((committed[(int) index] - t0) / 1_000_000_000L)).add(Math.max(0, l));
-        }
-      }
-    }
-    for (int i = 0; i < secondsLong; i++) {
-      long[] b = buckets.get(i).stream().mapToLong(Long::longValue).toArray();
-      if (b.length > 0) {
-        System.out.printf(Locale.ROOT, "log second %d: %d frames, p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", i,
-            b.length, Latencies.percentile(b, 50) / 1e6, Latencies.percentile(b, 99) / 1e6, b[b.length - 1] / 1e6);
-      }
-    }
-  }
 
   private String listen(double seconds) throws InterruptedException {
     sockets.forEach(ClientSocket::drain);
@@ -236,8 +210,8 @@ public final class SocketClients {
     long t0 = System.nanoTime();
     TimeUnit.NANOSECONDS.sleep((long) (seconds * 1e9));
     settle(Long.MAX_VALUE, 600);
-    Latency fromStamp = (sent, receipt) -> receipt - sent;
-    return result(-1, System.nanoTime() - t0, -1, fromStamp, fromStamp);
+    Receipts.Latency fromStamp = (sent, receipt) -> receipt - sent;
+    return Receipts.result(sockets, -1, System.nanoTime() - t0, -1, fromStamp, fromStamp);
   }
 
   /** Waits until every expected frame arrived, or nothing arrived for 2 s, or {@code most} seconds passed. */
@@ -269,60 +243,4 @@ public final class SocketClients {
     return n;
   }
 
-  /** How a frame's number and receipt become a latency, nanos; {@link Long#MIN_VALUE} for a stray frame. */
-  private interface Latency {
-    long of(long number, long receipt);
-  }
-
-  /**
-   * {@code result <changes> <period nanos> <frames> <expected frames> <frame chars> <p50> <p99> <max> <below zero>
-   * <strays> <first receipt> <last receipt> <p50> <p99> <max>}, latencies in nanos, the last three by
-   * {@code bound} (for the writer: from the moment the statement was sent, an upper bound).
-   */
-  private String result(long changes, long periodNanos, long expected, Latency latency, Latency bound) {
-    List<long[]> all = new ArrayList<>();
-    long frames = 0;
-    long chars = 0;
-    for (ClientSocket s : sockets) {
-      long[] p = s.drain();
-      all.add(p);
-      frames += p.length / 2;
-      chars += s.drainChars();
-    }
-    long[] lat = new long[(int) frames];
-    long[] upper = new long[(int) frames];
-    int n = 0;
-    long negative = 0;
-    long strays = 0;
-    long firstReceipt = Long.MAX_VALUE;
-    long lastReceipt = Long.MIN_VALUE;
-    for (long[] p : all) {
-      for (int i = 0; i < p.length; i += 2) {
-        long l = latency.of(p[i], p[i + 1]);
-        if (l == Long.MIN_VALUE || p[i] < 0) {
-          strays++;
-          continue;
-        }
-        firstReceipt = Math.min(firstReceipt, p[i + 1]);
-        lastReceipt = Math.max(lastReceipt, p[i + 1]);
-        if (l < 0) {
-          negative++;
-          l = 0;
-        }
-        upper[n] = Math.max(0, bound.of(p[i], p[i + 1]));
-        lat[n++] = l;
-      }
-    }
-    long[] samples = java.util.Arrays.copyOf(lat, n);
-    long p50 = n == 0 ? -1 : Latencies.percentile(samples, 50);
-    long p99 = n == 0 ? -1 : Latencies.percentile(samples, 99);
-    long max = n == 0 ? -1 : samples[n - 1];
-    long[] ub = java.util.Arrays.copyOf(upper, n);
-    long u50 = n == 0 ? -1 : Latencies.percentile(ub, 50);
-    long u99 = n == 0 ? -1 : Latencies.percentile(ub, 99);
-    long umax = n == 0 ? -1 : ub[n - 1];
-    return String.format(Locale.ROOT, "result %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", changes, periodNanos,
-        frames, expected, chars, p50, p99, max, negative, strays, n == 0 ? 0 : firstReceipt, n == 0 ? 0 : lastReceipt,
-        u50, u99, umax);
-  }
 }
