@@ -12,11 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
@@ -25,7 +20,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A client JVM of the socket scenarios: it holds thousands of sockets on one JDK {@link HttpClient} and answers
@@ -39,6 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
  *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from commit to
  *       receipt, matched by the row's {@code seq};
+ *   <li>{@code flood <postgres port> <writers> <seconds>}: the same with that many connections writing back to
+ *       back for that long ({@link FeedWriter}); answers {@link Receipts#result};
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
  *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
  *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
@@ -82,7 +78,9 @@ public final class SocketClients {
       switch (w[0]) {
         case "open" -> System.out.println(c.open(Integer.parseInt(w[1])));
         case "fanout" -> System.out.println(c.fanout(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
-            Double.parseDouble(w[3])));
+            Double.parseDouble(w[3]), 1));
+        case "flood" -> System.out.println(c.fanout(Integer.parseInt(w[1]), 0, Double.parseDouble(w[3]),
+            Integer.parseInt(w[2])));
         case "listen" -> System.out.println(c.listen(Double.parseDouble(w[1])));
         case "quit" -> {
           System.out.println("bye");
@@ -149,56 +147,16 @@ public final class SocketClients {
     return jwt.serialize();
   }
 
-  private String fanout(int pgPort, double rate, double seconds) throws Exception {
-    int changes = (int) Math.round(rate * seconds);
-    long[] committed = new long[changes];
-    long[] sentAt = new long[changes];
-    int[] perTenant = perTenant();
+  private String fanout(int pgPort, double rate, double seconds, int writers) throws Exception {
     sockets.forEach(ClientSocket::drain);
     sockets.forEach(ClientSocket::drainChars);
-    long base;
-    long expected = 0;
-    long t0;
-    long writerNanos;
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pgPort
-        + "/postgres?user=postgres")) {
-      try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT coalesce(max(seq), 0) + 1 FROM feed")) {
-        r.next();
-        base = r.getLong(1);
-      }
-      String body = "b".repeat(100);
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)")) {
-        t0 = System.nanoTime();
-        for (int i = 0; i < changes; i++) {
-          long due = t0 + (long) (i * 1e9 / rate);
-          long wait;
-          while ((wait = due - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(wait);
-          }
-          long seq = base + i;
-          int tenant = (int) (seq % tenants);
-          insert.setLong(1, seq);
-          insert.setString(2, "t" + tenant);
-          insert.setString(3, body);
-          sentAt[i] = System.nanoTime();
-          insert.executeUpdate();
-          committed[i] = System.nanoTime();
-          expected += perTenant[tenant];
-        }
-        writerNanos = System.nanoTime() - t0;
-      }
+    FeedWriter.Written w = FeedWriter.write(pgPort, tenants, perTenant(), rate, seconds, writers);
+    settle(w.expected(), 30);
+    Receipts.Latency latency = w.from(w.committed());
+    if (rate > 0) {
+      Receipts.bySecond(sockets, w.committed(), w.t0(), w.base(), latency);
     }
-    settle(expected, 30);
-    Receipts.Latency latency = (seq, receipt) -> {
-      long i = seq - base;
-      return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - committed[(int) i];
-    };
-    Receipts.bySecond(sockets, committed, t0, base, latency);
-    Receipts.Latency fromSend = (seq, receipt) -> {
-      long i = seq - base;
-      return i < 0 || i >= changes ? Long.MIN_VALUE : receipt - sentAt[(int) i];
-    };
-    return Receipts.result(sockets, changes, writerNanos, expected, latency, fromSend);
+    return Receipts.result(sockets, w.changes(), w.nanos(), w.expected(), latency, w.from(w.sent()));
   }
 
 
