@@ -78,7 +78,8 @@ final class BareNode implements SocketNode.Server {
 
   /** A patch-like frame of about {@code bytes} bytes (at least its fixed part) for change {@code seq}. */
   static String frame(long seq, long sentNanos, int bytes) {
-    String head = "{\"t\":\"patch\",\"sid\":\"s\",\"sent\":" + sentNanos + ",\"ops\":[{\"op\":\"put\",\"type\":\"feed\","
+    String head = "{\"t\":\"patch\",\"sid\":\"s\",\"sent\":" + sentNanos
+        + ",\"ops\":[{\"op\":\"put\",\"type\":\"feed\","
         + "\"key\":\"" + seq + "\",\"row\":{\"seq\":\"" + seq + "\",\"org\":\"o\",\"body\":\"";
     String tail = "\"},\"after\":null}]}";
     int pad = Math.max(0, bytes - head.length() - tail.length());

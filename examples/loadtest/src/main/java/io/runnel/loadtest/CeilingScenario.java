@@ -58,8 +58,8 @@ public final class CeilingScenario implements Scenario {
           long clientCpu = client.cpuTicks();
           List<Callable<String>> both = List.of(
               () -> client.await("result", (long) seconds + 600),
-              () -> node.jvm().ask("blast " + rate + " " + planned + " " + (flood ? seconds : seconds + 5) + " " + size.tenants() + " " + frameBytes,
-                  "blasted", (long) seconds + 600));
+              () -> node.jvm().ask("blast " + rate + " " + planned + " " + (flood ? seconds : seconds + 5) + " "
+                  + size.tenants() + " " + frameBytes, "blasted", (long) seconds + 600));
           List<String> answers = SocketBench.together(both);
           nodeCpu = node.jvm().cpuTicks() - nodeCpu;
           clientCpu = client.cpuTicks() - clientCpu;
@@ -72,7 +72,8 @@ public final class CeilingScenario implements Scenario {
           results.add(r);
           System.out.printf(Locale.ROOT, "ceiling (%s): %,d of %,d frames, %,.0f frames/s, p50 %s ms, p99 %s ms%n",
               phase, r.frames(), sent, fps, FanoutResult.ms(r.p50()), FanoutResult.ms(r.p99()));
-          List<String> row = new ArrayList<>(List.of(phase, flood ? "unpaced" : String.format(Locale.ROOT, "%,.0f", rate),
+          List<String> row = new ArrayList<>(List.of(phase,
+              flood ? "unpaced" : String.format(Locale.ROOT, "%,.0f", rate),
               String.format(Locale.ROOT, "%,d", changes), String.format(Locale.ROOT, "%,d / %,d", r.frames(), sent),
               String.format(Locale.ROOT, "%,.0f", fps), String.format(Locale.ROOT, "%.0f", r.frameBytes())));
           row.addAll(r.latencies());
@@ -102,7 +103,8 @@ public final class CeilingScenario implements Scenario {
           + " frames/s, p99 %s ms", runnel.framesPerSecond(), FanoutResult.ms(runnel.p99()), sameFps,
           FanoutResult.ms(same.p99())));
     }
-    List<String> conditions = List.of(size.describe() + String.format(Locale.ROOT, " (the flood: unpaced, for %.0f s)", floodSeconds),
+    List<String> conditions = List.of(
+        size.describe() + String.format(Locale.ROOT, " (the flood: unpaced, for %.0f s)", floodSeconds),
         "bare route: a Helidon 4.5 WebServer with one WsRouting endpoint, no Runnel ("
             + String.join(" ", Jvm.FLAGS) + "); each socket filed under its tenant; one thread sends each change"
             + " as one pre-encoded text frame of " + frameBytes + " bytes (" + (runnel == null ? "a default"

@@ -130,7 +130,8 @@ public final class FanoutScenario implements Scenario {
         "CPU (user + system, /proc/<pid>/stat) over the writer's period and the wait after it: node JVM, client"
             + " JVM (writer included), PostgreSQL server");
     return new Section(name(), "Fan-out latency", conditions, List.of("phase", "offered changes/s",
-        "committed changes/s", "frames received / expected", "frames/s received", "frame bytes (mean)", "p50 ms", "p99 ms", "max ms",
+        "committed changes/s", "frames received / expected", "frames/s received", "frame bytes (mean)", "p50 ms",
+        "p99 ms", "max ms",
         "from the statement sent: p50 / p99 ms", "node CPU s", "clients CPU s", "server CPU s"), rows, notes);
   }
 

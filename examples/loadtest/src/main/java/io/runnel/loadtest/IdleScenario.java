@@ -76,7 +76,8 @@ public final class IdleScenario implements Scenario {
             + " sockets per client JVM at most, 64 upgrades in flight per client JVM",
         "counts reached one after another on the same node; heap = used heap after three System.gc() (the node"
             + " reports it, MemoryMXBean), per socket = (heap at N − heap with no socket) / N (the ratio's"
-            + " figure: it includes what the node keeps per tenant window, and one-off allocations of the first connections); per added socket = the heap's growth"
+            + " figure: it includes what the node keeps per tenant window, and one-off allocations of the first"
+            + " connections); per added socket = the heap's growth"
             + " since the previous count / the sockets added; RSS = VmRSS of the"
             + " node's process; connect rate = sockets added in the step / the step's wall time (upgrade,"
             + " subscribe, first frame); CPU (user + system, /proc/<pid>/stat) over the step, for the node, all"

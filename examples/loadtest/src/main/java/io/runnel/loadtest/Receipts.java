@@ -45,7 +45,8 @@ final class Receipts {
    * <strays> <first receipt> <last receipt> <p50> <p99> <max>}, latencies in nanos, the last three by
    * {@code bound} (for the writer: from the moment the statement was sent, an upper bound).
    */
-  static String result(List<ClientSocket> sockets, long changes, long periodNanos, long expected, Latency latency, Latency bound) {
+  static String result(List<ClientSocket> sockets, long changes, long periodNanos, long expected, Latency latency,
+      Latency bound) {
     List<long[]> all = new ArrayList<>();
     long frames = 0;
     long chars = 0;

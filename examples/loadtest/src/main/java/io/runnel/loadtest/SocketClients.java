@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code opened <n> <nanos> <failures> <first failure>};
  *   <li>{@code fanout <postgres port> <changes/s> <seconds>}: the writer of scenario 3, in this JVM so its clock is
  *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
- *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from commit to
- *       receipt, matched by the row's {@code seq};
+ *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from
+ *       commit to receipt, matched by the row's {@code seq};
  *   <li>{@code flood <postgres port> <writers> <seconds>}: the same with that many connections writing back to
  *       back for that long ({@link FeedWriter}); answers {@link Receipts#result};
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
