@@ -95,7 +95,7 @@ public final class CeilingScenario implements Scenario {
       double runnelMost = runnelFlood.frames() / (runnelFlood.spanNanos() / 1e9);
       double ratio = runnelMost / ceiling;
       notes.add(String.format(Locale.ROOT, "Runnel's flood (scenario 3, %,.0f frames/s, %,d of %,d frames"
-          + " received) / the bare flood (%,.0f frames/s): %.2f (target ≥ 0.5: %s)", runnelMost,
+          + " received) / the bare flood (%,.0f frames/s): %.3f (target ≥ 0.5: %s)", runnelMost,
           runnelFlood.frames(), runnelFlood.expected(), ceiling, ratio, ratio >= 0.5 ? "met" : "not met"));
       FanoutResult same = results.get(0);
       double sameFps = same.frames() / (same.spanNanos() / 1e9);
