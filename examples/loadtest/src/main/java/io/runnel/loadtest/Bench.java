@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
 public final class Bench {
 
   /** Every scenario built so far, in the order they run. */
-  static final List<Scenario> SCENARIOS = List.of(new DecodeScenario());
+  static final List<Scenario> SCENARIOS = List.of(new DecodeScenario(), new IdleScenario(), new FanoutScenario(),
+      new CeilingScenario());
 
   private Bench() {}
 

@@ -1,0 +1,110 @@
+package io.runnel.loadtest;
+
+import io.runnel.testing.DedicatedPostgres;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * What the socket scenarios share: the embedded PostgreSQL with the table {@code feed} seeded with a few rows per
+ * tenant, the worker JVMs (a node, {@link SocketNode}; clients, {@link SocketClients}), and the CPU readings of
+ * each side.
+ */
+final class SocketBench {
+
+  /** Sockets one client JVM holds at most (the descriptor limit here is 20,000 per process). */
+  static final int PER_CLIENT_JVM = 9_000;
+  /** Rows each tenant's window starts with. */
+  static final int SEED_ROWS = 5;
+
+  private SocketBench() {}
+
+  /** Starts PostgreSQL in {@code work/pgdata} with {@code feed} and {@link #SEED_ROWS} rows for each tenant. */
+  static DedicatedPostgres postgres(Path work, int tenants) throws SQLException {
+    DedicatedPostgres pg = DedicatedPostgres.start(work.resolve("pgdata"), Map.of("max_connections", "50"));
+    try (Connection c = pg.connect()) {
+      try (Statement s = c.createStatement()) {
+        s.execute(RunnelNode.TABLE);
+      }
+      c.setAutoCommit(false);
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)")) {
+        long seq = 1;
+        for (int r = 0; r < SEED_ROWS; r++) {
+          for (int t = 0; t < tenants; t++) {
+            p.setLong(1, seq);
+            p.setString(2, "t" + (seq % tenants));
+            p.setString(3, "seed row " + seq);
+            p.addBatch();
+            seq++;
+          }
+        }
+        p.executeBatch();
+      }
+      c.commit();
+    }
+    return pg;
+  }
+
+  /** A node JVM ({@code runnel} on the server at {@code pgPort}, or {@code bare}), started and listening. */
+  static Node node(String kind, int pgPort, Path work, boolean jfr) throws Exception {
+    List<String> args = kind.equals("runnel") ? List.of("runnel", Integer.toString(pgPort)) : List.of("bare");
+    Jvm jvm = Jvm.start(kind + "-node", SocketNode.class, args, work.resolve(kind + "-node"), jfr);
+    int port = Integer.parseInt(jvm.await("port", 120).split(" ")[1]);
+    return new Node(jvm, port);
+  }
+
+  /** {@code count} client JVMs for a node of {@code kind} on {@code port}, each with its own socket indices. */
+  static List<Jvm> clients(String kind, int port, int tenants, int count, Path work) throws Exception {
+    List<Jvm> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Jvm c = Jvm.start(kind + "-clients-" + i, SocketClients.class, List.of(kind, Integer.toString(port),
+          Integer.toString(i * 1_000_000), Integer.toString(tenants)), work.resolve(kind + "-clients-" + i), false);
+      c.await("ready", 60);
+      out.add(c);
+    }
+    return out;
+  }
+
+  /** Client JVMs needed for {@code sockets}. */
+  static int clientJvms(int sockets) {
+    return Math.max(1, (sockets + PER_CLIENT_JVM - 1) / PER_CLIENT_JVM);
+  }
+
+  /** Runs the tasks at once and returns their answers in order. */
+  static List<String> together(List<Callable<String>> tasks) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, tasks.size()));
+    try {
+      List<Future<String>> fs = pool.invokeAll(tasks);
+      List<String> out = new ArrayList<>();
+      for (Future<String> f : fs) {
+        out.add(f.get());
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Ticks as seconds, two decimals. */
+  static String seconds(long ticks) {
+    return String.format(Locale.ROOT, "%.2f", (double) ticks / ProcStat.TICKS_PER_SECOND);
+  }
+
+  /** A started node JVM and its port. */
+  record Node(Jvm jvm, int port) implements AutoCloseable {
+    @Override
+    public void close() {
+      jvm.close();
+    }
+  }
+}

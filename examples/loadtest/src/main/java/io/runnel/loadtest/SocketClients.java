@@ -1,0 +1,204 @@
+package io.runnel.loadtest;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A client JVM of the socket scenarios: it holds thousands of sockets on one JDK {@link HttpClient} and answers
+ * commands read line by line from its standard input, one line each on standard output:
+ *
+ * <ul>
+ *   <li>{@code open <n>}: opens {@code n} more sockets (socket {@code i} of this JVM's range belongs to tenant
+ *       {@code i % tenants}), each subscribing and waiting for its first frame; answers
+ *       {@code opened <n> <nanos> <failures> <first failure>};
+ *   <li>{@code fanout <postgres port> <changes/s> <seconds>}: the writer of scenario 3, in this JVM so its clock is
+ *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
+ *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from
+ *       commit to receipt, matched by the row's {@code seq};
+ *   <li>{@code flood <postgres port> <writers> <seconds>}: the same with that many connections writing back to
+ *       back for that long ({@link FeedWriter}); answers {@link Receipts#result};
+ *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
+ *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
+ *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
+ *   <li>{@code quit}.
+ * </ul>
+ *
+ * <p>Arguments: {@code <runnel|bare> <port> <first socket index> <tenants>}. A Runnel socket signs in as user
+ * {@code u<index>} of org {@code t<tenant>} (an HS256 JWT) and subscribes to {@code feed}; a bare one sends
+ * {@code sub <tenant>} and waits for its echo.
+ */
+public final class SocketClients {
+
+  private static final int IN_FLIGHT = 64;
+
+  private final boolean runnel;
+  private final int port;
+  private final int tenants;
+  private int next;
+  private final List<ClientSocket> sockets = new ArrayList<>();
+  private final List<WebSocket> handles = new ArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final MACSigner signer;
+
+  private SocketClients(boolean runnel, int port, int first, int tenants) throws JOSEException {
+    this.runnel = runnel;
+    this.port = port;
+    this.next = first;
+    this.tenants = tenants;
+    this.signer = new MACSigner(RunnelNode.SECRET.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The client's side of the protocol above. @throws Exception when a command cannot run */
+  public static void main(String[] args) throws Exception {
+    SocketClients c = new SocketClients(args[0].equals("runnel"), Integer.parseInt(args[1]),
+        Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+    System.out.println("ready");
+    System.out.flush();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line; (line = in.readLine()) != null; ) {
+      String[] w = line.trim().split(" ");
+      switch (w[0]) {
+        case "open" -> System.out.println(c.open(Integer.parseInt(w[1])));
+        case "fanout" -> System.out.println(c.fanout(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
+            Double.parseDouble(w[3]), 1));
+        case "flood" -> System.out.println(c.fanout(Integer.parseInt(w[1]), 0, Double.parseDouble(w[3]),
+            Integer.parseInt(w[2])));
+        case "listen" -> System.out.println(c.listen(Double.parseDouble(w[1])));
+        case "quit" -> {
+          System.out.println("bye");
+          System.out.flush();
+          System.exit(0);
+        }
+        default -> System.out.println("error unknown command " + line);
+      }
+      System.out.flush();
+    }
+    System.exit(0);
+  }
+
+  private String open(int n) throws Exception {
+    Semaphore slots = new Semaphore(IN_FLIGHT);
+    AtomicInteger failures = new AtomicInteger();
+    AtomicReference<String> firstFailure = new AtomicReference<>("-");
+    List<ClientSocket> opened = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<?>> all = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int k = 0; k < n; k++) {
+      int index = next++;
+      int tenant = index % tenants;
+      ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent");
+      WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
+      if (runnel) {
+        b.header("Authorization", "Bearer " + token("u" + index, "t" + tenant));
+      }
+      slots.acquire();
+      var done = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), s).thenCompose(ws -> {
+        synchronized (handles) {
+          handles.add(ws);
+        }
+        ws.sendText(runnel ? "{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"feed\",\"in\":{}}" : "sub " + tenant, true);
+        return s.first;
+      }).orTimeout(120, TimeUnit.SECONDS).whenComplete((frame, error) -> {
+        slots.release();
+        if (error != null || (runnel && !frame.startsWith("{\"t\":\"snapshot\""))) {
+          failures.incrementAndGet();
+          firstFailure.compareAndSet("-", (error != null ? error.toString() : frame).replace(' ', '_')
+              .replace('\n', '_'));
+        }
+      });
+      all.add(done);
+      opened.add(s);
+    }
+    for (var f : all) {
+      try {
+        f.join();
+      } catch (RuntimeException e) {
+        // counted above
+      }
+    }
+    long nanos = System.nanoTime() - t0;
+    sockets.addAll(opened);
+    String ff = firstFailure.get();
+    return "opened " + n + " " + nanos + " " + failures.get() + " " + ff.substring(0, Math.min(ff.length(), 300));
+  }
+
+  private String token(String user, String org) throws JOSEException {
+    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
+        .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 24 * 3_600_000L)).build());
+    jwt.sign(signer);
+    return jwt.serialize();
+  }
+
+  private String fanout(int pgPort, double rate, double seconds, int writers) throws Exception {
+    sockets.forEach(ClientSocket::drain);
+    sockets.forEach(ClientSocket::drainChars);
+    FeedWriter.Written w = FeedWriter.write(pgPort, tenants, perTenant(), rate, seconds, writers);
+    settle(w.expected(), 30);
+    Receipts.Latency latency = w.from(w.committed());
+    if (rate > 0) {
+      Receipts.bySecond(sockets, w.committed(), w.t0(), w.base(), latency);
+    }
+    return Receipts.result(sockets, w.changes(), w.nanos(), w.expected(), latency, w.from(w.sent()));
+  }
+
+
+  private String listen(double seconds) throws InterruptedException {
+    sockets.forEach(ClientSocket::drain);
+    sockets.forEach(ClientSocket::drainChars);
+    System.out.println("listening");
+    System.out.flush();
+    long t0 = System.nanoTime();
+    TimeUnit.NANOSECONDS.sleep((long) (seconds * 1e9));
+    settle(Long.MAX_VALUE, 600);
+    Receipts.Latency fromStamp = (sent, receipt) -> receipt - sent;
+    return Receipts.result(sockets, -1, System.nanoTime() - t0, -1, fromStamp, fromStamp);
+  }
+
+  /** Waits until every expected frame arrived, or nothing arrived for 2 s, or {@code most} seconds passed. */
+  private void settle(long expected, long most) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(most);
+    long last = -1;
+    long quietSince = System.nanoTime();
+    while (System.nanoTime() < deadline) {
+      long n = 0;
+      for (ClientSocket s : sockets) {
+        n += s.count();
+      }
+      if (n >= expected) {
+        return;
+      }
+      if (n != last) {
+        last = n;
+        quietSince = System.nanoTime();
+      } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(2)) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private int[] perTenant() {
+    int[] n = new int[tenants];
+    sockets.forEach(s -> n[s.tenant]++);
+    return n;
+  }
+
+}
