@@ -61,8 +61,10 @@ class HostileFrameCasesTest {
   }
 
   SyncNode node(AdmissionLimits limits) {
+    // Wall and monotonic clocks both stopped: the frame rate's bucket refills nothing while a test floods it.
+    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
     SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
-        .authenticator(ChannelFixture.IDENTITIES).clock(ManualClock.at(Instant.parse("2026-12-01T09:00:00Z")))
+        .authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
         .admissionLimits(limits).listen("127.0.0.1", 0).build();
     node.start();
     return node;
