@@ -1,6 +1,7 @@
 package io.runnel.sync;
 
 import io.runnel.dsl.Actor;
+import io.runnel.sync.socket.TokenBucket;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -9,6 +10,7 @@ import java.net.InetAddress;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
@@ -35,8 +37,7 @@ final class Admissions {
   private final Counts subscriptionsByActor = new Counts();
   private final Counts subscriptionsByTenant = new Counts();
   private final Set<Admission> awaitingOpen = ConcurrentHashMap.newKeySet();
-  private double tokens;
-  private long tokensAt;
+  private final TokenBucket acceptBudget;
 
   /**
    * @param limits the caps
@@ -46,8 +47,8 @@ final class Admissions {
   Admissions(AdmissionLimits limits, LongSupplier millis) {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.millis = Objects.requireNonNull(millis, "millis");
-    this.tokens = limits.acceptBurst();
-    this.tokensAt = millis.getAsLong();
+    this.acceptBudget = new TokenBucket(limits.acceptsPerSecond(), limits.acceptBurst(), TimeUnit.MILLISECONDS,
+        millis.getAsLong());
   }
 
   AdmissionLimits limits() {
@@ -62,7 +63,7 @@ final class Admissions {
    *     the node holds {@link AdmissionLimits#socketsPerNode()} sockets; nothing is kept
    */
   Admission admit(@Nullable InetAddress peer) {
-    long wait = takeToken();
+    long wait = acceptBudget.take(millis.getAsLong());
     if (wait > 0) {
       throw new AdmissionException(ErrorCode.X_SOCKET_LIMIT, 503, "The node takes " + (long) limits.acceptsPerSecond()
           + " new sockets a second, and that budget is spent for now.",
@@ -70,7 +71,7 @@ final class Admissions {
     }
     if (sockets.incrementAndGet() > limits.socketsPerNode()) {
       sockets.decrementAndGet();
-      refundToken();
+      acceptBudget.refund();
       throw new AdmissionException(ErrorCode.X_SOCKET_LIMIT, 503, "The node holds " + limits.socketsPerNode()
           + " sockets, its limit.", "Reconnect after Retry-After seconds; the operator adds nodes.", 5);
     }
@@ -147,23 +148,6 @@ final class Admissions {
     return s.append(":/64").toString();
   }
 
-  private synchronized long takeToken() {
-    long now = millis.getAsLong();
-    if (now > tokensAt) {
-      tokens = Math.min(limits.acceptBurst(), tokens + (now - tokensAt) * limits.acceptsPerSecond() / 1000);
-      tokensAt = now;
-    }
-    if (tokens >= 1) {
-      tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, (long) Math.ceil((1 - tokens) * 1000 / limits.acceptsPerSecond()));
-  }
-
-  private synchronized void refundToken() {
-    tokens = Math.min(limits.acceptBurst(), tokens + 1);
-  }
-
   /**
    * One upgrade's reservations: the accept token and the node's socket slot from {@link #admit}, then the actor's
    * socket slot from {@link #actor}. {@link #release} gives back all of them once; the token only when no socket
@@ -237,7 +221,7 @@ final class Admissions {
         owner.socketsByActor.give(actorKey);
       }
       if (!opened) {
-        owner.refundToken();
+        owner.acceptBudget.refund();
       }
     }
   }

@@ -26,6 +26,7 @@ import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.FrameException;
 import io.runnel.sync.socket.InboundFrame;
 import io.runnel.sync.socket.OutboundFrame;
+import io.runnel.sync.socket.TokenBucket;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -90,8 +91,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   private String network = "?";
   private volatile long lastInbound;
   /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
-  private double tokens = 256;
-  private long tokensAt = Long.MIN_VALUE;
+  private final TokenBucket frameBudget;
   private int floods;
   private volatile boolean closed;
   /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
@@ -102,6 +102,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   SyncSocket(SyncNode.Services node) {
     this.node = node;
     this.fragments = new io.runnel.sync.socket.FrameAssembler(node.limits().maxFrameBytes());
+    this.frameBudget = new TokenBucket(64, 256, TimeUnit.NANOSECONDS, node.nanos().getAsLong());
     this.guard = new HandlerGuard(node.metrics().handlerFailures);
   }
 
@@ -249,13 +250,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   /** Takes one token; false when the socket is over its frame rate. */
   private boolean admit() {
-    long now = node.nanos().getAsLong();
-    if (tokensAt != Long.MIN_VALUE) {
-      tokens = Math.min(256, tokens + (now - tokensAt) * 64 / 1e9);
-    }
-    tokensAt = now;
-    if (tokens >= 1) {
-      tokens -= 1;
+    if (frameBudget.take(node.nanos().getAsLong()) == 0) {
       floods = 0;
       return true;
     }

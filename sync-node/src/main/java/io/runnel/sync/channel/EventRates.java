@@ -1,6 +1,8 @@
 package io.runnel.sync.channel;
 
+import io.runnel.sync.socket.TokenBucket;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Event rates per sender: a token bucket each ({@code rate} tokens a second, at most {@code burst}), created full on
@@ -8,22 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class EventRates {
 
-  private static final class Bucket {
-    double tokens;
-    long at;
-
-    Bucket(double tokens, long at) {
-      this.tokens = tokens;
-      this.at = at;
-    }
-  }
-
-  private final double perMilli;
+  private final double perSecond;
   private final int burst;
-  private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
   EventRates(double perSecond, int burst) {
-    this.perMilli = perSecond / 1000;
+    this.perSecond = perSecond;
     this.burst = burst;
   }
 
@@ -33,31 +25,12 @@ final class EventRates {
    * @return 0 when taken, else the milliseconds until a token is there (nothing was taken)
    */
   long take(String sender, long now) {
-    Bucket b = buckets.computeIfAbsent(sender, k -> new Bucket(burst, now));
-    synchronized (b) {
-      refill(b, now);
-      if (b.tokens >= 1) {
-        b.tokens -= 1;
-        return 0;
-      }
-      return Math.max(1, (long) Math.ceil((1 - b.tokens) / perMilli));
-    }
+    return buckets.computeIfAbsent(sender, k -> new TokenBucket(perSecond, burst, TimeUnit.MILLISECONDS, now))
+        .take(now);
   }
 
   /** Forgets the senders whose buckets are full at {@code now}. */
   void sweep(long now) {
-    buckets.values().removeIf(b -> {
-      synchronized (b) {
-        refill(b, now);
-        return b.tokens >= burst;
-      }
-    });
-  }
-
-  private void refill(Bucket b, long now) {
-    if (now > b.at) {
-      b.tokens = Math.min(burst, b.tokens + (now - b.at) * perMilli);
-      b.at = now;
-    }
+    buckets.values().removeIf(b -> b.full(now));
   }
 }
