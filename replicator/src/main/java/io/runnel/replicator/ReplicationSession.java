@@ -57,10 +57,13 @@ final class ReplicationSession implements AutoCloseable {
   /** Where the session reports progress. */
   interface Progress {
     /** Every change up to {@code lsn} is on the bus and confirmed to the slot. */
-    void confirmed(Lsn lsn, long commitTimeMillis);
+    void confirmed(Lsn lsn);
 
     /** A change was published. */
     void published();
+
+    /** A transaction began arriving (pgoutput's Begin carries its commit time); it is confirmed later, or never. */
+    void began(long commitTimeMillis);
   }
 
   private final Connection connection;
@@ -74,7 +77,6 @@ final class ReplicationSession implements AutoCloseable {
   /** Encodes envelopes on the session's thread, the only one that publishes. */
   private final EnvelopeWriter writer = new EnvelopeWriter();
   private @Nullable Lsn unconfirmed;
-  private long unconfirmedCommitMillis;
   private int commitsSinceConfirm;
   private long lastConfirmNanos = System.nanoTime();
   private Lsn confirmedLsn;
@@ -171,10 +173,13 @@ final class ReplicationSession implements AutoCloseable {
         }
         continue;
       }
-      WalMessage.Commit commit = assembler.accept(PgOutputDecoder.decode(buffer));
+      WalMessage message = PgOutputDecoder.decode(buffer);
+      if (message instanceof WalMessage.Begin begin) {
+        progress.began(begin.commitTimeMicros() / 1000 + TransactionAssembler.POSTGRES_EPOCH_MILLIS);
+      }
+      WalMessage.Commit commit = assembler.accept(message);
       if (commit != null) {
         unconfirmed = commit.endLsn();
-        unconfirmedCommitMillis = commit.commitTimeMicros() / 1000 + 946_684_800_000L;
         commitsSinceConfirm++;
         if (commitsSinceConfirm >= CONFIRM_EVERY_COMMITS || System.nanoTime() - lastConfirmNanos >= CONFIRM_EVERY_NANOS) {
           confirm();
@@ -228,7 +233,7 @@ final class ReplicationSession implements AutoCloseable {
     report(lsn);
     unconfirmed = null;
     commitsSinceConfirm = 0;
-    progress.confirmed(lsn, unconfirmedCommitMillis);
+    progress.confirmed(lsn);
   }
 
   /**
@@ -244,7 +249,7 @@ final class ReplicationSession implements AutoCloseable {
     Lsn received = new Lsn(stream.getLastReceiveLSN().asLong());
     if (received.compareTo(confirmedLsn) > 0) {
       report(received);
-      progress.confirmed(received, 0);
+      progress.confirmed(received);
     }
   }
 

@@ -68,7 +68,12 @@ public final class Replicator implements AutoCloseable {
   private volatile @Nullable Thread thread;
   private volatile ReplicatorStats.State state = ReplicatorStats.State.STOPPED;
   private volatile @Nullable Lsn confirmed;
-  private volatile long confirmedCommitMillis;
+  /**
+   * The commit time of the oldest transaction that began arriving and is not yet confirmed, or 0: kept across
+   * streams, so while the bus refuses a change that every new stream receives again, the lag in seconds keeps
+   * growing from its commit.
+   */
+  private volatile long oldestUnconfirmedCommitMillis;
   private volatile long lagBytes;
   private volatile @Nullable String lastFailure;
   private volatile List<String> warnings = List.of();
@@ -149,8 +154,8 @@ public final class Replicator implements AutoCloseable {
   /** What the replicator is doing now. */
   public ReplicatorStats stats() {
     Lsn c = confirmed;
-    double lagSeconds = lagBytes > 0 && confirmedCommitMillis > 0
-        ? Math.max(0, (clock.millis() - confirmedCommitMillis) / 1000.0) : 0;
+    long waiting = oldestUnconfirmedCommitMillis;
+    double lagSeconds = waiting > 0 ? Math.max(0, (clock.millis() - waiting) / 1000.0) : 0;
     return new ReplicatorStats(state, restarts.get(), c, lagBytes, lagSeconds, published.get(), lastFailure,
         warnings);
   }
@@ -175,6 +180,7 @@ public final class Replicator implements AutoCloseable {
         if (confirmed == null) {
           confirmed = start;
         }
+        measureLag(lockConnection);
         streamed = stream(lockConnection, start);
       } catch (RunnelException e) {
         fail(e.code().name() + ": " + e.cause() + " Fix: " + e.fix(), e);
@@ -206,12 +212,17 @@ public final class Replicator implements AutoCloseable {
     try (ReplicationSession session = ReplicationSession.open(replication.jdbcUrl(), props, slot, publication, start,
         transport, flushDeadline, entityByTable::get, new ReplicationSession.Progress() {
           @Override
-          public void confirmed(Lsn lsn, long commitTimeMillis) {
+          public void confirmed(Lsn lsn) {
             confirmed = lsn;
-            if (commitTimeMillis > 0) {
-              confirmedCommitMillis = commitTimeMillis;
-            }
+            oldestUnconfirmedCommitMillis = 0;
             confirmedCount.incrementAndGet();
+          }
+
+          @Override
+          public void began(long commitTimeMillis) {
+            if (oldestUnconfirmedCommitMillis == 0) {
+              oldestUnconfirmedCommitMillis = commitTimeMillis;
+            }
           }
 
           @Override
@@ -264,9 +275,7 @@ public final class Replicator implements AutoCloseable {
           s.setQueryTimeout(5);
           try (ResultSet r = s.executeQuery()) {
             r.next();
-            Lsn current = Lsn.parse(r.getString(1));
-            Lsn c = confirmed;
-            lagBytes = c == null ? 0 : Math.max(0, current.value() - c.value());
+            lagTo(Lsn.parse(r.getString(1)));
           }
         } catch (SQLException | RuntimeException e) {
           if (!stopped) {
@@ -282,6 +291,24 @@ public final class Replicator implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Reads the server's WAL position for the lag before each stream: a stream the bus refuses ends within
+   * milliseconds, sooner than its watchdog's first probe, so without this the lag would read 0 while nothing is
+   * confirmed.
+   */
+  private void measureLag(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text");
+        ResultSet r = s.executeQuery()) {
+      r.next();
+      lagTo(Lsn.parse(r.getString(1)));
+    }
+  }
+
+  private void lagTo(Lsn current) {
+    Lsn c = confirmed;
+    lagBytes = c == null ? 0 : Math.max(0, current.value() - c.value());
   }
 
   private boolean tryLock(Connection c) throws SQLException {

@@ -23,7 +23,8 @@ final class TransactionAssembler {
 
   /** The message prefix of the write digest ({@code PROTOCOL.md}, "Idempotency"). */
   static final String WRITE_PREFIX = "runnel.write";
-  private static final long POSTGRES_EPOCH_MILLIS = 946_684_800_000L;
+  /** PostgreSQL's epoch, 2000-01-01 UTC, in Unix milliseconds (pgoutput's timestamps count from it). */
+  static final long POSTGRES_EPOCH_MILLIS = 946_684_800_000L;
 
   /** Where finished changes go. */
   interface Sink {

@@ -9,6 +9,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.runnel.bus.InProcessTransport;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +30,14 @@ class ReplicatorMetersTest {
     return r.get(name).functionCounter().count();
   }
 
+  static Lsn currentWalLsn(TestDatabase db) throws SQLException {
+    try (Connection c = db.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+      r.next();
+      return Lsn.parse(r.getString(1));
+    }
+  }
+
   @Test
   void theLagGrowsWhileTheBusRefusesAndFallsBackOnceItAccepts() throws Exception {
     try (TestDatabase db = EmbeddedPostgresServer.shared().createDatabase("replicator_meters")) {
@@ -41,18 +53,22 @@ class ReplicatorMetersTest {
         r.start();
         new Harness.StateWait(r).until(ReplicatorStats.State.STREAMING);
         db.execute("INSERT INTO rows VALUES (1, 'accepted')");
-        ReplicatorRecoveryTest.await("the change is published and confirmed", () ->
-            counter(registry, "runnel_replicator_published") >= 1 && r.stats().confirmedLsn() != null
-                && gauge(registry, "runnel_replicator_lag_bytes") == 0);
+        Lsn inserted = currentWalLsn(db);
+        ReplicatorRecoveryTest.await(() -> "the change is published and confirmed; now " + r.stats(), () -> {
+          Lsn c = r.stats().confirmedLsn();
+          return counter(registry, "runnel_replicator_published") >= 1 && c != null && c.compareTo(inserted) >= 0
+              && gauge(registry, "runnel_replicator_lag_bytes") == 0
+              && gauge(registry, "runnel_replicator_lag_seconds") == 0;
+        });
         double streaming = gauge(registry, "runnel_replicator_state", "state", "streaming");
         double standby = gauge(registry, "runnel_replicator_state", "state", "standby");
         refusing.refusing.set(true);
         db.execute("INSERT INTO rows VALUES (2, 'refused')");
-        ReplicatorRecoveryTest.await("the lag shows in bytes and seconds", () ->
+        ReplicatorRecoveryTest.await(() -> "the lag shows in bytes and seconds; now " + r.stats(), () ->
             gauge(registry, "runnel_replicator_lag_bytes") > 0 && gauge(registry, "runnel_replicator_lag_seconds") > 0
                 && counter(registry, "runnel_replicator_restarts") >= 1);
         refusing.refusing.set(false);
-        ReplicatorRecoveryTest.await("the lag falls back to 0", () ->
+        ReplicatorRecoveryTest.await(() -> "the lag falls back to 0; now " + r.stats(), () ->
             gauge(registry, "runnel_replicator_lag_bytes") == 0 && counter(registry, "runnel_replicator_published") >= 2);
         assertAll(
             () -> assertEquals(1.0, streaming, "1 for the state it is in"),

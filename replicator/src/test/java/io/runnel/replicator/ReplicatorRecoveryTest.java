@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,10 +55,15 @@ class ReplicatorRecoveryTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    await(() -> what, condition);
+  }
+
+  /** Polls every 10 ms until the condition holds; the failure names what it waited for, read when it fails. */
+  static void await(Supplier<String> what, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + Harness.WAIT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for: " + what);
+        throw new AssertionError("timed out waiting for: " + what.get());
       }
       TimeUnit.MILLISECONDS.sleep(10);
     }
