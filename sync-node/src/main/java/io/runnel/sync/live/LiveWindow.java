@@ -336,9 +336,14 @@ final class LiveWindow {
   private void readWhole() throws java.sql.SQLException {
     for (int attempt = 1; ; attempt++) {
       ctx.routing().startReading(this);
-      if (land(ctx.reader().read(entity, select, capacity)) || attempt == 20) {
-        if (attempt == 20) {
-          LOG.log(Level.WARNING, "Window " + id.logName() + " could not land a whole read in 20 tries; publishing the last");
+      boolean whole = land(ctx.reader().read(entity, select, capacity));
+      if (whole || attempt == 20) {
+        if (!whole) {
+          // For example a commit decoded long before it shows (a synchronous standby that does not answer): publish
+          // the last landing and read again, until one is whole.
+          LOG.log(Level.WARNING, "Window " + id.logName() + " could not land a whole read in 20 tries; publishing the "
+              + "last and reading again in 1 s");
+          readAgainLater();
         }
         return;
       }
@@ -409,6 +414,10 @@ final class LiveWindow {
       }
     }
     rows.trim();
+    // A transaction the read could not see (decoded from the WAL before its backend made it visible: PostgreSQL
+    // flushes a commit record, and a logical WAL sender may send it, before the commit shows in snapshots) can take
+    // rows out when replayed; a read left holding fewer rows than the limit while more exist is not whole either.
+    whole &= !rows.needsRefill();
     advance(r.position().point());
     advance(processed);
     ctx.routing().doneReading(this, rows.keys(), r.position().point());
@@ -440,6 +449,11 @@ final class LiveWindow {
     }
     LOG.log(Level.WARNING, "A re-read of window " + id.logName() + " failed; retrying in 1 s: " + error.code() + " ("
         + e.getClass().getSimpleName() + ")");
+    readAgainLater();
+  }
+
+  /** Re-reads the window (re-snapshotting its subscribers) on its lane in 1 s. */
+  private void readAgainLater() {
     Thread.ofVirtual().start(() -> {
       try {
         Thread.sleep(1000);
