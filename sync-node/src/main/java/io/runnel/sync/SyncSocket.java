@@ -617,8 +617,10 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   /**
    * Closes the socket with {@code code} without ever blocking the caller (a window's lane or the sweeper): the close
-   * frame is sent from a thread of its own, and a client that does not take it within 2 s is cut. Answers that thread,
-   * or null when there was no session.
+   * frame is sent from a thread of its own, and a client that has not taken it and answered with its own close frame
+   * within 2 s is cut (RFC 6455 section 7.1.1: the server closes the TCP connection once the closing handshake is
+   * done; a client that never reads would hold it open for good). Answers that thread, or null when there was no
+   * session.
    */
   private @Nullable Thread close(int code, String reason) {
     WsSession s = session;
@@ -627,6 +629,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return null;
     }
     return Thread.ofVirtual().name("socket-close").start(() -> {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
       Thread closer = Thread.ofVirtual().start(() -> {
         try {
           s.close(code, reason);
@@ -634,12 +637,14 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
           cut(s);
         }
       });
+      boolean answered = false;
       try {
-        closer.join(2000);
+        closer.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        answered = ended.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      if (closer.isAlive()) {
+      if (closer.isAlive() || !answered) {
         cut(s);
       }
     });

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -39,6 +40,8 @@ final class FrameReader {
   static final int MAX_DEPTH = 256;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
+      // Shared, not per thread: each socket reads on a virtual thread of its own (see FrameWriter).
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.runnel.replicator.JacksonJson;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
@@ -28,6 +29,9 @@ final class FrameWriter {
 
   /** Lower-case hex in escapes, as {@code Json.write} and RFC 8785 spell them, so that one frame has one text. */
   private static final JsonFactory FACTORY = JsonFactory.builder()
+      // One shared pool of buffers, not one per thread: every socket writes on a virtual thread of its own, and a
+      // per-thread pool kept a recycler (about 8 KB) alive per socket.
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
       .disable(JsonWriteFeature.WRITE_HEX_UPPER_CASE)
       .disable(JsonWriteFeature.ESCAPE_FORWARD_SLASHES)
       .build();

@@ -32,7 +32,6 @@ public final class OutboundQueue {
   private long bytes;
   private boolean closed;
   private volatile long sendingSince;
-  private final Thread writer;
   private Runnable onDrained = () -> { };
 
   /**
@@ -43,7 +42,7 @@ public final class OutboundQueue {
   public OutboundQueue(long maxBytes, Consumer<String> send, String name) {
     this.maxBytes = maxBytes;
     this.send = send;
-    this.writer = Thread.ofVirtual().name(name).start(this::drain);
+    Thread.ofVirtual().name(name).start(this::drain);
   }
 
   /** Runs {@code task} on the writer whenever the queue becomes empty (to re-snapshot desynced subscriptions). */
@@ -95,7 +94,7 @@ public final class OutboundQueue {
     return sendingSince;
   }
 
-  /** Stops the writer; queued frames are discarded. */
+  /** Stops the writer once the frame it is sending (if any) is sent; queued frames are discarded. */
   public void close() {
     lock.lock();
     try {
@@ -106,7 +105,9 @@ public final class OutboundQueue {
     } finally {
       lock.unlock();
     }
-    writer.interrupt();
+    // Never interrupt the writer: a thread interrupted inside a socket channel's write closes the channel
+    // (java.nio.channels.InterruptibleChannel), so the socket's close frame, sent next, would fail and the client see
+    // 1006. The signal above ends a waiting writer; a sending one ends after its frame; a stuck send is cut.
   }
 
   private void drain() {
@@ -136,6 +137,9 @@ public final class OutboundQueue {
       boolean empty;
       lock.lock();
       try {
+        if (closed) {
+          return;
+        }
         frames.pollFirst();
         bytes -= frame.getBytes(StandardCharsets.UTF_8).length;
         empty = frames.isEmpty();

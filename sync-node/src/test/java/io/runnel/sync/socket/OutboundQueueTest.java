@@ -54,6 +54,40 @@ class OutboundQueueTest {
     q.close();
   }
 
+  /**
+   * Closing the queue while its writer sends never interrupts the writer: a thread interrupted inside a socket
+   * channel's write closes the channel, and the socket's close frame, sent right after, would fail (the client saw
+   * 1006 instead of 1001 when a node stopped while a {@code hello} answer was being written).
+   */
+  @Test
+  void closingWhileAFrameIsBeingSentLeavesTheSenderUninterruptedAndSendsNothingMore() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch done = new CountDownLatch(1);
+    OutboundQueue q = new OutboundQueue(1000, frame -> {
+      sending.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        interrupted.set(true);
+      }
+      interrupted.compareAndSet(false, Thread.currentThread().isInterrupted());
+      sent.add(frame);
+      done.countDown();
+    }, "test-writer");
+    assertTrue(q.offer("first"));
+    assertTrue(q.offer("second"));
+    assertTrue(sending.await(10, TimeUnit.SECONDS));
+    q.close();
+    release.countDown();
+    assertTrue(done.await(10, TimeUnit.SECONDS));
+    Thread.sleep(100);
+    assertAll(
+        () -> assertFalse(interrupted.get(), "the sending thread was not interrupted"),
+        () -> assertEquals(List.of("first"), sent, "the frame in flight went out, the queued one did not"),
+        () -> assertEquals(0, q.bytes(), "nothing counted as queued"),
+        () -> assertFalse(q.offer("third"), "a closed queue takes nothing"));
+  }
+
   @Test
   void answersHaveRoomPastTheBoundAndNoMore() throws Exception {
     OutboundQueue q = heldQueue(1000);
