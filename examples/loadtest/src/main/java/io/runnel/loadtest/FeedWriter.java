@@ -13,13 +13,93 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The writer of the fan-out scenario, in the clients' JVM: one autocommit {@code INSERT} into {@code feed} at a
- * time per connection, row {@code i} with {@code seq = base + i} and tenant {@code seq % tenants}, its send and
- * commit times read from {@link System#nanoTime()} just before the statement is sent and right after it returns.
- * Paced (one connection, change {@code i} due at {@code i / rate} s) or a flood (several connections, back to back,
- * for a duration).
+ * The writer of the socket scenarios, in the clients' JVM: one autocommit {@code INSERT} at a time per connection,
+ * row {@code i} with {@code seq = base + i} ({@link Target} says into which table, with which values, and how many
+ * frames the clients should receive for it), its send and commit times read from {@link System#nanoTime()} just
+ * before the statement is sent and right after it returns. Paced (one connection, change {@code i} due at
+ * {@code i / rate} s) or a flood (several connections, back to back, for a duration).
  */
 final class FeedWriter {
+
+  /** What a writer inserts, and who should see it. */
+  interface Target {
+    /** The table, for the first free {@code seq}. */
+    String table();
+
+    /** The INSERT statement. */
+    String insert();
+
+    /** Binds row {@code seq}'s values. @throws SQLException when a value cannot be bound */
+    void bind(PreparedStatement insert, long seq) throws SQLException;
+
+    /** The frames the clients should receive for row {@code seq}. */
+    long frames(long seq);
+  }
+
+  /** Scenario 3's rows: {@code feed}, tenant {@code seq % tenants}, a 100-character body, seen by the tenant's sockets. */
+  static Target feed(int tenants, int[] perTenant) {
+    String body = "b".repeat(100);
+    return new Target() {
+      @Override
+      public String table() {
+        return "feed";
+      }
+
+      @Override
+      public String insert() {
+        return "INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)";
+      }
+
+      @Override
+      public void bind(PreparedStatement insert, long seq) throws SQLException {
+        insert.setLong(1, seq);
+        insert.setString(2, "t" + (seq % tenants));
+        insert.setString(3, body);
+      }
+
+      @Override
+      public long frames(long seq) {
+        return perTenant[(int) (seq % tenants)];
+      }
+    };
+  }
+
+  /**
+   * Scenario 4's rows: {@code notes} of tenant {@code t0}; an even {@code seq} is for everyone ({@code audience}
+   * {@code all}), an odd one private to one of the subscribers ({@code users}, spread by a multiplicative hash), so
+   * the row rule lets every subscriber see one row in two, and each private row reaches its owner alone.
+   */
+  static Target notes(String[] users) {
+    String body = "n".repeat(100);
+    return new Target() {
+      @Override
+      public String table() {
+        return "notes";
+      }
+
+      @Override
+      public String insert() {
+        return "INSERT INTO notes (seq, org, owner, audience, body) VALUES (?, 't0', ?, ?, ?)";
+      }
+
+      @Override
+      public void bind(PreparedStatement insert, long seq) throws SQLException {
+        insert.setLong(1, seq);
+        insert.setString(2, seq % 2 == 0 ? "writer" : owner(seq));
+        insert.setString(3, seq % 2 == 0 ? "all" : "owner");
+        insert.setString(4, body);
+      }
+
+      @Override
+      public long frames(long seq) {
+        return seq % 2 == 0 ? users.length : 1;
+      }
+
+      private String owner(long seq) {
+        return users[(int) Math.floorMod(seq * 2_654_435_761L, (long) users.length)];
+      }
+    };
+  }
 
   /** The most changes one flood records. */
   static final int FLOOD_CAP = 2_000_000;
@@ -45,10 +125,10 @@ final class FeedWriter {
    * Writes: paced at {@code rate} changes/s for {@code seconds} on one connection when {@code rate > 0}, else a
    * flood on {@code writers} connections for {@code seconds} (at most {@link #FLOOD_CAP} changes).
    *
-   * @param perTenant sockets per tenant, for the frames expected
+   * @param target the table, its values, and the frames expected for each row
    * @throws SQLException when a statement fails
    */
-  static Written write(int pgPort, int tenants, int[] perTenant, double rate, double seconds, int writers)
+  static Written write(int pgPort, Target target, double rate, double seconds, int writers)
       throws SQLException, InterruptedException {
     boolean paced = rate > 0;
     int max = paced ? (int) Math.round(rate * seconds) : FLOOD_CAP;
@@ -57,20 +137,19 @@ final class FeedWriter {
     String url = "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres";
     long base;
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT coalesce(max(seq), 0) + 1 FROM feed")) {
+        ResultSet r = s.executeQuery("SELECT coalesce(max(seq), 0) + 1 FROM " + target.table())) {
       r.next();
       base = r.getLong(1);
     }
     AtomicInteger next = new AtomicInteger();
     AtomicReference<Exception> failure = new AtomicReference<>();
-    String body = "b".repeat(100);
     long t0 = System.nanoTime();
     long deadline = t0 + (long) (seconds * 1e9);
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < (paced ? 1 : writers); w++) {
       threads.add(Thread.ofPlatform().name("writer-" + w).start(() -> {
         try (Connection c = DriverManager.getConnection(url);
-            PreparedStatement insert = c.prepareStatement("INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)")) {
+            PreparedStatement insert = c.prepareStatement(target.insert())) {
           while (paced || System.nanoTime() < deadline) {
             int i = next.getAndIncrement();
             if (i >= max) {
@@ -83,10 +162,7 @@ final class FeedWriter {
                 LockSupport.parkNanos(wait);
               }
             }
-            long seq = base + i;
-            insert.setLong(1, seq);
-            insert.setString(2, "t" + (seq % tenants));
-            insert.setString(3, body);
+            target.bind(insert, base + i);
             sent[i] = System.nanoTime();
             insert.executeUpdate();
             committed[i] = System.nanoTime();
@@ -106,7 +182,7 @@ final class FeedWriter {
     int changes = Math.min(next.get(), max);
     long expected = 0;
     for (int i = 0; i < changes; i++) {
-      expected += perTenant[(int) ((base + i) % tenants)];
+      expected += target.frames(base + i);
     }
     return new Written(base, changes, sent, committed, expected, t0, nanos);
   }

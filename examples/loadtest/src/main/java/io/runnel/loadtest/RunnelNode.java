@@ -24,10 +24,12 @@ import java.util.List;
 
 /**
  * The Runnel side of the socket scenarios: a {@link SyncNode} on the embedded PostgreSQL with the in-process bus
- * and Runnel's replicator in the same JVM, serving one live query, {@code feed}: the actor's tenant's rows of the
- * table {@code feed} ({@link #TABLE}), newest {@code seq} first, at most 20. Sign-in is an HS256 JWT
- * ({@link #SECRET}, claims {@code sub} and {@code org_id}). Every node default holds except the idle budget
- * (30 minutes instead of 120 s, so quiet sockets need no heartbeat during a run).
+ * and Runnel's replicator in the same JVM, serving two live queries: {@code feed}, the actor's tenant's rows of the
+ * table {@code feed} ({@link #TABLE}), newest {@code seq} first, at most 20; and {@code notes} (scenario 4), the
+ * same over the table {@code notes} ({@link #NOTES_TABLE}) with a row rule: a subscriber sees a note whose
+ * {@code audience} is {@code all} or whose {@code owner} is the subscriber. Sign-in is an HS256 JWT ({@link #SECRET},
+ * claims {@code sub} and {@code org_id}). Every node default holds except the idle budget (30 minutes instead of
+ * 120 s, so quiet sockets need no heartbeat during a run).
  */
 final class RunnelNode implements SocketNode.Server {
 
@@ -39,6 +41,14 @@ final class RunnelNode implements SocketNode.Server {
   static final Entity FEED_ENTITY = Entity.of(FEED).table("public.feed").tenant("org");
   static final QueryRef<NoInput> QUERY = QueryRef.live("feed", NoInput.CODEC,
       in -> select(FEED).orderBy(desc("seq")).limit(20));
+  /** Scenario 4's table: {@code audience} is {@code all} (everyone) or {@code owner} (its owner only). */
+  static final String NOTES_TABLE = "CREATE TABLE notes (seq int8 PRIMARY KEY, org text NOT NULL, owner text NOT NULL,"
+      + " audience text NOT NULL, body text NOT NULL)";
+  static final EntityRef NOTES = EntityRef.of("notes").key("seq")
+      .columns(c -> c.int8("seq").text("org").text("owner").text("audience").text("body"));
+  static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.notes").tenant("org");
+  static final QueryRef<NoInput> NOTES_QUERY = QueryRef.live("notes", NoInput.CODEC,
+      in -> select(NOTES).orderBy(desc("seq")).limit(20));
 
   private final HikariDataSource pool;
   private final InProcessTransport bus;
@@ -61,7 +71,7 @@ final class RunnelNode implements SocketNode.Server {
     HikariDataSource pool = new HikariDataSource(config);
     InProcessTransport bus = InProcessTransport.create();
     Replicator replicator = Replicator.builder().database(DatabaseUrl.parse("bench", url)).slot("bench_sockets")
-        .publication("bench_sockets").entities(List.of(FEED_ENTITY)).transport(bus).build();
+        .publication("bench_sockets").entities(List.of(FEED_ENTITY, NOTES_ENTITY)).transport(bus).build();
     replicator.start();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (replicator.stats().state() != ReplicatorStats.State.STREAMING) {
@@ -71,7 +81,10 @@ final class RunnelNode implements SocketNode.Server {
       Thread.sleep(20);
     }
     Declarations declarations = Declarations.builder()
-        .query(Query.of(QUERY).on(FEED_ENTITY).policy(Policy.authenticated())).build();
+        .query(Query.of(QUERY).on(FEED_ENTITY).policy(Policy.authenticated()))
+        .query(Query.of(NOTES_QUERY).on(NOTES_ENTITY).policy(Policy.authenticated()
+            .visible((actor, row) -> "all".equals(row.get("audience")) || actor.id().equals(row.get("owner")))))
+        .build();
     SocketLimits d = SocketLimits.DEFAULTS;
     SyncNode node = SyncNode.builder().declarations(declarations).transport(bus).dataSource(pool)
         .authenticator(JwtAuthenticator.hs256(SECRET).build()).nodeId("bench")

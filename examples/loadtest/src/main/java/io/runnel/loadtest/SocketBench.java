@@ -29,12 +29,17 @@ final class SocketBench {
 
   private SocketBench() {}
 
-  /** Starts PostgreSQL in {@code work/pgdata} with {@code feed} and {@link #SEED_ROWS} rows for each tenant. */
+  /**
+   * Starts PostgreSQL in {@code work/pgdata} with {@code feed} and {@link #SEED_ROWS} rows for each tenant, and
+   * {@code notes} (scenario 4) with 20 notes for everyone in tenant {@code t0}.
+   */
   static DedicatedPostgres postgres(Path work, int tenants) throws SQLException {
     DedicatedPostgres pg = DedicatedPostgres.start(work.resolve("pgdata"), Map.of("max_connections", "50"));
     try (Connection c = pg.connect()) {
       try (Statement s = c.createStatement()) {
         s.execute(RunnelNode.TABLE);
+        s.execute(RunnelNode.NOTES_TABLE);
+        s.execute("INSERT INTO notes SELECT g, 't0', 'writer', 'all', 'seed note ' || g FROM generate_series(1, 20) g");
       }
       c.setAutoCommit(false);
       try (PreparedStatement p = c.prepareStatement("INSERT INTO feed (seq, org, body) VALUES (?, ?, ?)")) {
@@ -65,10 +70,20 @@ final class SocketBench {
 
   /** {@code count} client JVMs for a node of {@code kind} on {@code port}, each with its own socket indices. */
   static List<Jvm> clients(String kind, int port, int tenants, int count, Path work) throws Exception {
+    return clients(kind, port, tenants, count, work, "feed", false);
+  }
+
+  /**
+   * The same, subscribing to {@code query}; with {@code tracking}, each socket keeps its cursor and keys to resume
+   * ({@link SocketClients}).
+   */
+  static List<Jvm> clients(String kind, int port, int tenants, int count, Path work, String query, boolean tracking)
+      throws Exception {
     List<Jvm> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Jvm c = Jvm.start(kind + "-clients-" + i, SocketClients.class, List.of(kind, Integer.toString(port),
-          Integer.toString(i * 1_000_000), Integer.toString(tenants)), work.resolve(kind + "-clients-" + i), false);
+          Integer.toString(i * 1_000_000), Integer.toString(tenants), query, tracking ? "track" : "plain"),
+          work.resolve(kind + "-clients-" + i), false);
       c.await("ready", 60);
       out.add(c);
     }

@@ -35,15 +35,26 @@ import java.util.concurrent.atomic.AtomicReference;
  *       commit to receipt, matched by the row's {@code seq};
  *   <li>{@code flood <postgres port> <writers> <seconds>}: the same with that many connections writing back to
  *       back for that long ({@link FeedWriter}); answers {@link Receipts#result};
+ *   <li>{@code policy <postgres port> <changes/s> <seconds>}: scenario 4's writer, paced as {@code fanout}, into
+ *       {@code notes} ({@link FeedWriter#notes}: one row in two for everyone, the others each for one subscriber);
+ *       answers {@link Receipts#result};
+ *   <li>{@code storm <postgres port> <changes/s> <lead seconds> <most seconds>}: scenario 5: a paced writer into
+ *       {@code feed} starts; after the lead every socket is cut at once ({@link WebSocket#abort}, as a network or a
+ *       deploy drops them) and reconnects as the Runnel client does (equal-jitter backoff from 500 ms to 4 s; a
+ *       browser cannot read a refused upgrade's {@code Retry-After}), subscribing with its cursor and held keys;
+ *       answers {@code stormed <sockets> <delta> <snapshot> <failed> <attempts> <p50 nanos> <p99 nanos>
+ *       <all live nanos>}: the first frame after each resubscribe ({@code patch}: resumed as a delta,
+ *       {@code snapshot}), reconnect attempts in all, and the time from the cut until each was live;
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
  *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
  *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
  *   <li>{@code quit}.
  * </ul>
  *
- * <p>Arguments: {@code <runnel|bare> <port> <first socket index> <tenants>}. A Runnel socket signs in as user
- * {@code u<index>} of org {@code t<tenant>} (an HS256 JWT) and subscribes to {@code feed}; a bare one sends
- * {@code sub <tenant>} and waits for its echo.
+ * <p>Arguments: {@code <runnel|bare> <port> <first socket index> <tenants> [<query> [track]]}. A Runnel socket signs
+ * in as user {@code u<index>} of org {@code t<tenant>} (an HS256 JWT) and subscribes to {@code <query>} (default
+ * {@code feed}); with {@code track} each keeps its cursor and keys to resume. A bare one sends {@code sub <tenant>}
+ * and waits for its echo.
  */
 public final class SocketClients {
 
@@ -52,24 +63,31 @@ public final class SocketClients {
   private final boolean runnel;
   private final int port;
   private final int tenants;
+  private final String query;
+  private final boolean tracking;
   private int next;
   private final List<ClientSocket> sockets = new ArrayList<>();
   private final List<WebSocket> handles = new ArrayList<>();
+  private final List<String> users = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private final MACSigner signer;
 
-  private SocketClients(boolean runnel, int port, int first, int tenants) throws JOSEException {
+  private SocketClients(boolean runnel, int port, int first, int tenants, String query, boolean tracking)
+      throws JOSEException {
     this.runnel = runnel;
     this.port = port;
     this.next = first;
     this.tenants = tenants;
+    this.query = query;
+    this.tracking = tracking;
     this.signer = new MACSigner(RunnelNode.SECRET.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The client's side of the protocol above. @throws Exception when a command cannot run */
   public static void main(String[] args) throws Exception {
     SocketClients c = new SocketClients(args[0].equals("runnel"), Integer.parseInt(args[1]),
-        Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+        Integer.parseInt(args[2]), Integer.parseInt(args[3]), args.length > 4 ? args[4] : "feed",
+        args.length > 5 && args[5].equals("track"));
     System.out.println("ready");
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -78,9 +96,13 @@ public final class SocketClients {
       switch (w[0]) {
         case "open" -> System.out.println(c.open(Integer.parseInt(w[1])));
         case "fanout" -> System.out.println(c.fanout(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
-            Double.parseDouble(w[3]), 1));
+            Double.parseDouble(w[3]), 1, false));
         case "flood" -> System.out.println(c.fanout(Integer.parseInt(w[1]), 0, Double.parseDouble(w[3]),
-            Integer.parseInt(w[2])));
+            Integer.parseInt(w[2]), false));
+        case "policy" -> System.out.println(c.fanout(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
+            Double.parseDouble(w[3]), 1, true));
+        case "storm" -> System.out.println(c.storm(Integer.parseInt(w[1]), Double.parseDouble(w[2]),
+            Double.parseDouble(w[3]), Double.parseDouble(w[4])));
         case "listen" -> System.out.println(c.listen(Double.parseDouble(w[1])));
         case "quit" -> {
           System.out.println("bye");
@@ -104,7 +126,8 @@ public final class SocketClients {
     for (int k = 0; k < n; k++) {
       int index = next++;
       int tenant = index % tenants;
-      ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent");
+      ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent", tracking);
+      users.add("u" + index);
       WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
       if (runnel) {
         b.header("Authorization", "Bearer " + token("u" + index, "t" + tenant));
@@ -114,7 +137,7 @@ public final class SocketClients {
         synchronized (handles) {
           handles.add(ws);
         }
-        ws.sendText(runnel ? "{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"feed\",\"in\":{}}" : "sub " + tenant, true);
+        ws.sendText(runnel ? sub(null) : "sub " + tenant, true);
         return s.first;
       }).orTimeout(120, TimeUnit.SECONDS).whenComplete((frame, error) -> {
         slots.release();
@@ -140,6 +163,12 @@ public final class SocketClients {
     return "opened " + n + " " + nanos + " " + failures.get() + " " + ff.substring(0, Math.min(ff.length(), 300));
   }
 
+  /** The {@code sub} frame for this JVM's query, resuming from {@code cursor} (a cursor member) when not null. */
+  private String sub(String cursor) {
+    return "{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + query + "\",\"in\":{}"
+        + (cursor == null ? "" : ",\"cursor\":" + cursor) + "}";
+  }
+
   private String token(String user, String org) throws JOSEException {
     SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
         .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 24 * 3_600_000L)).build());
@@ -147,10 +176,12 @@ public final class SocketClients {
     return jwt.serialize();
   }
 
-  private String fanout(int pgPort, double rate, double seconds, int writers) throws Exception {
+  private String fanout(int pgPort, double rate, double seconds, int writers, boolean notes) throws Exception {
     sockets.forEach(ClientSocket::drain);
     sockets.forEach(ClientSocket::drainChars);
-    FeedWriter.Written w = FeedWriter.write(pgPort, tenants, perTenant(), rate, seconds, writers);
+    FeedWriter.Target target = notes ? FeedWriter.notes(users.toArray(String[]::new))
+        : FeedWriter.feed(tenants, perTenant());
+    FeedWriter.Written w = FeedWriter.write(pgPort, target, rate, seconds, writers);
     settle(w.expected(), 30);
     Receipts.Latency latency = w.from(w.committed());
     if (rate > 0) {
@@ -159,6 +190,128 @@ public final class SocketClients {
     return Receipts.result(sockets, w.changes(), w.nanos(), w.expected(), latency, w.from(w.sent()));
   }
 
+
+  /**
+   * Scenario 5: cuts every socket at once while a paced writer runs, reconnects each as the Runnel client does
+   * (the equal-jitter backoff of the client's {@code Backoff.DEFAULT}: the cap 500 ms doubling to 4 s, the delay half
+   * the cap plus a random share of the other half, the first one before the first attempt), resubscribes with its
+   * cursor and keys, and times each until its first frame.
+   */
+  private String storm(int pgPort, double rate, double lead, double most) throws Exception {
+    sockets.forEach(ClientSocket::drain);
+    sockets.forEach(ClientSocket::drainChars);
+    java.util.concurrent.atomic.AtomicReference<Exception> writerFailure = new AtomicReference<>();
+    Thread writer = Thread.ofPlatform().name("storm-writer").start(() -> {
+      try {
+        FeedWriter.write(pgPort, FeedWriter.feed(tenants, perTenant()), rate, lead + 5, 1);
+      } catch (Exception e) {
+        writerFailure.set(e);
+      }
+    });
+    TimeUnit.NANOSECONDS.sleep((long) (lead * 1e9));
+    List<WebSocket> old;
+    synchronized (handles) {
+      old = new ArrayList<>(handles);
+      handles.clear();
+    }
+    var timers = java.util.concurrent.Executors.newScheduledThreadPool(2);
+    int n = sockets.size();
+    long[] live = new long[n];
+    String[] kind = new String[n];
+    java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(n);
+    AtomicInteger attempts = new AtomicInteger();
+    java.util.Random random = new java.util.Random(5);
+    ClientSocket[] resumed = new ClientSocket[n];
+    long cut = System.nanoTime();
+    for (WebSocket ws : old) {
+      ws.abort();
+    }
+    for (int i = 0; i < n; i++) {
+      resumed[i] = sockets.get(i);
+      reconnect(i, resumed, 0, cut, live, kind, settled, attempts, timers, random);
+    }
+    boolean all = settled.await((long) (most * 1e9), TimeUnit.NANOSECONDS);
+    timers.shutdownNow();
+    writer.join();
+    if (writerFailure.get() != null) {
+      throw writerFailure.get();
+    }
+    sockets.clear();
+    sockets.addAll(List.of(resumed));
+    int delta = 0;
+    int snapshot = 0;
+    int failed = 0;
+    long[] times = new long[n];
+    int t = 0;
+    long allLive = 0;
+    for (int i = 0; i < n; i++) {
+      String k = kind[i];
+      if (k == null || k.equals("failed")) {
+        failed++;
+        continue;
+      }
+      if (k.equals("patch")) {
+        delta++;
+      } else {
+        snapshot++;
+      }
+      times[t++] = live[i] - cut;
+      allLive = Math.max(allLive, live[i] - cut);
+    }
+    long[] samples = java.util.Arrays.copyOf(times, t);
+    long p50 = t == 0 ? -1 : Latencies.percentile(samples, 50);
+    long p99 = t == 0 ? -1 : Latencies.percentile(samples, 99);
+    return "stormed " + n + " " + delta + " " + snapshot + " " + failed + " " + attempts.get() + " " + p50 + " " + p99
+        + " " + (all && failed == 0 ? allLive : -1);
+  }
+
+  private void reconnect(int i, ClientSocket[] resumed, int failures, long cut, long[] live, String[] kind,
+      java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
+      java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
+    long cap = Math.min(4_000, 500L << Math.min(failures, 4));
+    long delay;
+    synchronized (random) {
+      delay = cap / 2 + (long) (random.nextDouble() * (cap - cap / 2));
+    }
+    try {
+      timers.schedule(() -> attempt(i, resumed, failures, cut, live, kind, settled, attempts, timers, random), delay,
+          TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the storm's time is up: counted as not live
+    }
+  }
+
+  private void attempt(int i, ClientSocket[] resumed, int failures, long cut, long[] live, String[] kind,
+      java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
+      java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
+    attempts.incrementAndGet();
+    String user = users.get(i);
+    // A listener of its own for each attempt (one whose handshake failed is never used again).
+    ClientSocket r = ClientSocket.resuming(resumed[i]);
+    WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30));
+    try {
+      b.header("Authorization", "Bearer " + token(user, "t" + r.tenant));
+    } catch (JOSEException e) {
+      throw new IllegalStateException(e);
+    }
+    b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), r).whenComplete((ws, error) -> {
+      if (error != null) {
+        reconnect(i, resumed, failures + 1, cut, live, kind, settled, attempts, timers, random);
+        return;
+      }
+      resumed[i] = r;
+      synchronized (handles) {
+        handles.add(ws);
+      }
+      ws.sendText(sub(r.resumeCursor()), true);
+      r.first.whenComplete((frame, failure) -> {
+        live[i] = System.nanoTime();
+        kind[i] = failure != null ? "failed" : frame.startsWith("{\"t\":\"patch\"") ? "patch"
+            : frame.startsWith("{\"t\":\"snapshot\"") ? "snapshot" : "failed";
+        settled.countDown();
+      });
+    });
+  }
 
   private String listen(double seconds) throws InterruptedException {
     sockets.forEach(ClientSocket::drain);
