@@ -8,7 +8,8 @@ import java.util.Set;
  * says otherwise), prints its figures as it measures them, and returns them as a {@link Section} for
  * {@code docs/performance.md}. Scenarios run one after another, never beside each other.
  */
-public sealed interface Scenario permits DecodeScenario, IdleScenario, FanoutScenario, CeilingScenario {
+public sealed interface Scenario permits DecodeScenario, IdleScenario, FanoutScenario, CeilingScenario,
+    ZeroScenario {
 
   /** The name {@code --only} takes, lower case, for example {@code decode}. */
   String name();
