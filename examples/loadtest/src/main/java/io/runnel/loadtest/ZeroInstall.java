@@ -88,10 +88,8 @@ sealed interface ZeroInstall permits ZeroInstall.Ready, ZeroInstall.Unavailable 
           + " scenario 7");
     }
     if (code != 0) {
-      List<String> lines = Files.readAllLines(log);
-      String tail = String.join(" ", lines.subList(Math.max(0, lines.size() - 3), lines.size())).trim();
       return new Unavailable("npm install " + (code < 0 ? "did not finish in 15 minutes" : "failed (exit " + code
-          + ")") + " in " + target + ": " + tail);
+          + ")") + " in " + target + ": " + npmError(Files.readAllLines(log)) + "; see " + log);
     }
     check = check(node, target, log);
     if (!check.startsWith("ok ")) {
@@ -99,6 +97,18 @@ sealed interface ZeroInstall permits ZeroInstall.Ready, ZeroInstall.Unavailable 
           + check + "; see " + log);
     }
     return new Ready(target, node, check.substring(3));
+  }
+
+  /**
+   * The gist of npm's failure: its first four {@code npm error} lines (the code, the call, the message), or its last
+   * three lines when there are none; at most 300 characters.
+   */
+  static String npmError(List<String> lines) {
+    List<String> errors = lines.stream().filter(l -> l.startsWith("npm error ")).limit(4)
+        .map(l -> l.substring("npm error ".length()).strip()).toList();
+    String gist = String.join("; ", errors.isEmpty() ? lines.subList(Math.max(0, lines.size() - 3), lines.size())
+        : errors).strip();
+    return gist.length() <= 300 ? gist : gist.substring(0, 297) + "...";
   }
 
   /** What {@code check.js} prints, or why it could not run. */

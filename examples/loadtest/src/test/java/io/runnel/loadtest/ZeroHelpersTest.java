@@ -88,6 +88,20 @@ class ZeroHelpersTest {
   }
 
   @Test
+  void npmsFailureIsToldByItsFirstErrorLines() {
+    List<String> refused = List.of("npm error code ECONNREFUSED", "npm error syscall connect",
+        "npm error errno ECONNREFUSED", "npm error FetchError: request to http://127.0.0.1:9/x failed",
+        "npm error     at ClientRequest.<anonymous> (index.js:130:14)");
+    assertAll(
+        () -> assertEquals("code ECONNREFUSED; syscall connect; errno ECONNREFUSED; FetchError: request to"
+            + " http://127.0.0.1:9/x failed", ZeroInstall.npmError(refused), "the stack is left out"),
+        () -> assertEquals("b; c; d", ZeroInstall.npmError(List.of("a", "b", "c", "d")),
+            "without error lines, the last three"),
+        () -> assertEquals(300, ZeroInstall.npmError(List.of("npm error " + "x".repeat(400))).length(),
+            "cut at 300 characters"));
+  }
+
+  @Test
   void theCommittedPackageJsonPinsExactVersionsOfZeroNodeAndWs() throws IOException {
     String json = Files.readString(Path.of("src/main/zero/package.json"));
     Matcher m = Pattern.compile("\"([@a-z0-9/._-]+)\"\\s*:\\s*\"([^\"]*)\"").matcher(
