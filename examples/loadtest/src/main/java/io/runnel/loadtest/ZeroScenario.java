@@ -165,9 +165,9 @@ public final class ZeroScenario implements Scenario {
     for (Side s : List.of(runnel, peer)) {
       FanoutResult r = s.result();
       if (r.belowZero() > 0) {
-        notes.add(String.format(Locale.ROOT, "%s, %s: %,d rows (%.1f %%) were seen before the writer's clock read"
-            + " the commit (counted as 0 ms); the column 'from the statement sent' is the upper bound", clients(n),
-            s.system(), r.belowZero(), 100.0 * r.belowZero() / Math.max(1, r.frames())));
+        notes.add(String.format(Locale.ROOT, "%s, %s: %,d row%s (%.1f %%) seen before the writer's clock read the"
+            + " commit (counted as 0 ms); the column 'from the statement sent' is the upper bound", clients(n),
+            s.system(), r.belowZero(), r.belowZero() == 1 ? "" : "s", 100.0 * r.belowZero() / Math.max(1, r.frames())));
       }
       if (r.frames() < r.expected()) {
         notes.add(String.format(Locale.ROOT, "%s, %s: %,d of %,d rows never seen: a client that falls more than 20"
