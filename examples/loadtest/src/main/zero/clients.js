@@ -38,7 +38,7 @@ let receipts = [];
 const clients = [];
 
 function open(i) {
-  const z = new Zero({schema, cacheURL, userID: `u${i}`, storageKey: `bench${i}`, kvStore: 'mem'});
+  const z = new Zero({schema, cacheURL, userID: `u${i}`, kvStore: 'mem'});
   const view = z.materialize(z.query.feed.where('org', '=', org).orderBy('seq', 'desc').limit(20));
   const seen = new Set();
   return new Promise((resolve, reject) => {
