@@ -22,7 +22,7 @@ public final class Bench {
 
   /** Every scenario built so far, in the order they run. */
   static final List<Scenario> SCENARIOS = List.of(new DecodeScenario(), new IdleScenario(), new FanoutScenario(),
-      new PolicyScenario(), new StormScenario(), new CeilingScenario());
+      new PolicyScenario(), new StormScenario(), new CeilingScenario(), new ZeroScenario());
 
   private Bench() {}
 

@@ -123,6 +123,30 @@ public record Flags(Profile profile, Set<String> only, boolean report, boolean j
     return n;
   }
 
+  /**
+   * The list flag {@code name} (comma-separated positive integers, rising, underscores allowed), or the profile's
+   * default written the same way.
+   *
+   * @throws IllegalArgumentException naming the flag when one is not a positive integer or they do not rise
+   */
+  public List<Integer> rising(String name, String quick, String full) {
+    String v = values.getOrDefault(name, profile == Profile.QUICK ? quick : full);
+    List<Integer> out = new ArrayList<>();
+    for (String s : v.split(",")) {
+      int n;
+      try {
+        n = Integer.parseInt(s.trim().replace("_", ""));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + name + " " + v + ": '" + s + "' is not an integer");
+      }
+      if (n <= 0 || (!out.isEmpty() && n <= out.getLast())) {
+        throw new IllegalArgumentException("--" + name + " " + v + ": must be positive and rising");
+      }
+      out.add(n);
+    }
+    return List.copyOf(out);
+  }
+
   /** Whether scenario {@code name} runs: every one when {@code --only} is absent. */
   public boolean selected(String name) {
     return only.isEmpty() || only.contains(name);

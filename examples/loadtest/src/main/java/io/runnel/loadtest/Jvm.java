@@ -1,5 +1,6 @@
 package io.runnel.loadtest;
 
+import io.runnel.wire.Nullable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A worker JVM of the socket scenarios, driven by one-line commands on its standard input and answering with lines
  * on its standard output (everything it prints, and its standard error, also goes to a log file). Stopped by its
- * own handle: {@code quit}, then {@link Process#destroy()} after 10 s.
+ * own handle: {@code quit}, then {@link Process#destroy()} after 10 s. Scenario 7's Node clients speak the same
+ * protocol and are started through {@link #process}.
  */
 final class Jvm implements AutoCloseable {
 
@@ -65,9 +68,21 @@ final class Jvm implements AutoCloseable {
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
     cmd.addAll(args);
-    Path log = Path.of(files + ".log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    return new Jvm(name, p, log);
+    return process(name, cmd, null, Map.of(), Path.of(files + ".log"));
+  }
+
+  /**
+   * Starts {@code command}, a program that speaks this line protocol (not necessarily a JVM), in {@code directory}
+   * (null: this one) with {@code environment} added to this process's, logging to {@code log}.
+   */
+  static Jvm process(String name, List<String> command, @Nullable Path directory,
+      Map<String, String> environment, Path log) throws IOException {
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    if (directory != null) {
+      b.directory(directory.toFile());
+    }
+    b.environment().putAll(environment);
+    return new Jvm(name, b.start(), log);
   }
 
   /** The worker's process id. */

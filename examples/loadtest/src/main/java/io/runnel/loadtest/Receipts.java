@@ -48,13 +48,23 @@ final class Receipts {
   static String result(List<ClientSocket> sockets, long changes, long periodNanos, long expected, Latency latency,
       Latency bound) {
     List<long[]> all = new ArrayList<>();
-    long frames = 0;
     long chars = 0;
     for (ClientSocket s : sockets) {
-      long[] p = s.drain();
-      all.add(p);
-      frames += p.length / 2;
+      all.add(s.drain());
       chars += s.drainChars();
+    }
+    return result(all, chars, changes, periodNanos, expected, latency, bound);
+  }
+
+  /**
+   * The same line from receipts recorded elsewhere (scenario 7's Node clients): {@code all} holds flattened pairs
+   * (number, receipt nanos), {@code chars} the characters received (0 when unknown).
+   */
+  static String result(List<long[]> all, long chars, long changes, long periodNanos, long expected, Latency latency,
+      Latency bound) {
+    long frames = 0;
+    for (long[] p : all) {
+      frames += p.length / 2;
     }
     long[] lat = new long[(int) frames];
     long[] upper = new long[(int) frames];

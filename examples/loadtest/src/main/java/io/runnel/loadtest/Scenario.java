@@ -9,7 +9,7 @@ import java.util.Set;
  * {@code docs/performance.md}. Scenarios run one after another, never beside each other.
  */
 public sealed interface Scenario permits DecodeScenario, IdleScenario, FanoutScenario, PolicyScenario, StormScenario,
-    CeilingScenario {
+    CeilingScenario, ZeroScenario {
 
   /** The name {@code --only} takes, lower case, for example {@code decode}. */
   String name();
