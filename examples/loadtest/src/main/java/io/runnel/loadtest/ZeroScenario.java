@@ -222,7 +222,7 @@ public final class ZeroScenario implements Scenario {
         long cacheCpu = cache.cpuTicks();
         long clientCpu = clients.cpuTicks();
         long serverCpu = ServerCpu.ticks(postmaster);
-        FeedWriter.Written w = FeedWriter.write(pg.port(), 1, new int[] {n}, rate, seconds, 1);
+        FeedWriter.Written w = FeedWriter.write(pg.port(), FeedWriter.feed(1, new int[] {n}), rate, seconds, 1);
         clients.ask("settle " + w.expected() + " 2000 30000", "settled", 90);
         long cacheUsed = cache.cpuTicks() - cacheCpu;
         long clientUsed = clients.cpuTicks() - clientCpu;
