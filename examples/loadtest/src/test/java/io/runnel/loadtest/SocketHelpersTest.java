@@ -94,4 +94,91 @@ class SocketHelpersTest {
         () -> assertThrows(IllegalArgumentException.class, () -> FanoutResult.parse("opened 1 2 3 -")),
         () -> assertThrows(IllegalArgumentException.class, () -> FanoutResult.parse("result 1 2 3"), "too short"));
   }
+
+  @Test
+  void aTrackingSocketKeepsTheLastCursorAndTheKeysItsListHolds() {
+    ClientSocket s = new ClientSocket(2, "seq", true);
+    assertEquals(null, s.resumeCursor(), "no cursor before the first frame");
+    s.onText(new NoSocket(), "{\"t\":\"snapshot\",\"sid\":\"s\",\"records\":[{\"type\":\"feed\",\"key\":\"9\","
+        + "\"row\":{\"seq\":\"9\"}},{\"type\":\"feed\",\"key\":\"7\",\"row\":{\"seq\":\"7\"}}],"
+        + "\"cursor\":{\"qid\":\"feed:00@t2\",\"lsn\":\"a\",\"at\":1}}", true);
+    s.onText(new NoSocket(), "{\"t\":\"patch\",\"sid\":\"s\",\"ops\":[{\"op\":\"put\",\"type\":\"feed\","
+        + "\"key\":\"12\",\"row\":{\"seq\":\"12\"},\"after\":null},{\"op\":\"del\",\"type\":\"feed\","
+        + "\"key\":\"7\"}],\"writes\":[],\"cursor\":{\"qid\":\"feed:00@t2\",\"lsn\":\"b\",\"at\":2}}", true);
+    s.onText(new NoSocket(), "{\"t\":\"patch\",\"sid\":\"s\",\"ops\":[{\"op\":\"del\",\"type\":\"feed\","
+        + "\"key\":\"9\"}],\"writes\":[],\"cursor\":{\"qid\":\"feed:00@t2\",\"lsn\":\"c\",\"at\":3}}", true);
+    assertAll(
+        () -> assertEquals("{\"qid\":\"feed:00@t2\",\"lsn\":\"c\",\"at\":3,\"ids\":[\"12\"]}", s.resumeCursor(),
+            "the last cursor, with the one key left"),
+        () -> assertEquals(1, s.count(), "the put's row was recorded"),
+        () -> assertEquals(1, s.unnumbered(), "the del-only patch was counted apart"),
+        () -> assertEquals(s.resumeCursor(), ClientSocket.resuming(s).resumeCursor(), "a resuming socket starts"
+            + " from it"));
+  }
+
+  @Test
+  void theStormReadsResumesAndWindowReadsFromPrometheusText() {
+    String text = "# HELP runnel_resumes_total x\n# TYPE runnel_resumes_total counter\n"
+        + "runnel_resumes_total{path=\"delta\"} 9990.0\nrunnel_resumes_total{path=\"snapshot\"} 10.0\n"
+        + "runnel_window_reads_total 1000.0\n";
+    StormScenario.Metrics m = StormScenario.Metrics.parse(text);
+    assertAll(
+        () -> assertEquals(9990.0, m.deltas()),
+        () -> assertEquals(10.0, m.snapshots()),
+        () -> assertEquals(1000.0, m.windowReads()),
+        () -> assertThrows(IllegalStateException.class, () -> StormScenario.Metrics.parse("runnel_windows 1.0\n"),
+            "a missing series is an error, not a zero"));
+  }
+
+  /** A socket the listener is handed and only asks for more frames on. */
+  private static final class NoSocket implements java.net.http.WebSocket {
+    @Override
+    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendText(CharSequence data, boolean last) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendBinary(java.nio.ByteBuffer data,
+        boolean last) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendPing(java.nio.ByteBuffer message) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendPong(java.nio.ByteBuffer message) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendClose(int statusCode, String reason) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void request(long n) {
+    }
+
+    @Override
+    public String getSubprotocol() {
+      return "";
+    }
+
+    @Override
+    public boolean isOutputClosed() {
+      return false;
+    }
+
+    @Override
+    public boolean isInputClosed() {
+      return false;
+    }
+
+    @Override
+    public void abort() {
+    }
+  }
 }
