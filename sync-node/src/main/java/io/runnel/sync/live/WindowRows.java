@@ -5,6 +5,7 @@ import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.ChangeOp;
+import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -243,6 +244,11 @@ final class WindowRows {
    * for each record that is new or whose predecessor changed, and an in-place put for each record whose row changed.
    */
   static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after) {
+    return diff(entity, before, after, new java.util.IdentityHashMap<>());
+  }
+
+  /** The same, taking each row's JSON from {@code json} (by row identity) and adding those it makes. */
+  static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after, Map<Row, JsonObject> json) {
     Map<String, Row> old = new HashMap<>();
     List<String> cur = new ArrayList<>(before.size());
     for (Row r : before) {
@@ -270,7 +276,8 @@ final class WindowRows {
       Row row = next.get(k);
       if (i < cur.size() && cur.get(i).equals(k)) {
         if (!row.equals(old.get(k))) {
-          ops.add(new Op.Put(new LiveRecord(entity.name(), k, entity.rowToJson(row)), false, null));
+          ops.add(new Op.Put(new LiveRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson)), false,
+              null));
         }
         continue;
       }
@@ -279,7 +286,8 @@ final class WindowRows {
         cur.remove(at);
       }
       cur.add(i, k);
-      ops.add(new Op.Put(new LiveRecord(entity.name(), k, entity.rowToJson(row)), true, i == 0 ? null : target.get(i - 1)));
+      ops.add(new Op.Put(new LiveRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson)), true,
+          i == 0 ? null : target.get(i - 1)));
     }
     return ops;
   }

@@ -101,6 +101,11 @@ final class WindowSubscribers {
 
   /** Sends every subscriber what one transaction changed in what it may see (nothing when nothing). */
   void publish(List<Row> visible, Map<String, Set<String>> writes, Cursor cursor) {
+    // Shared by every subscriber of this transaction: each row's JSON made once, and equal ops (and writes) handed
+    // over as one list, so a socket's frame writer can encode a patch once and splice each subscription's sid in.
+    Map<Row, io.runnel.wire.JsonObject> json = new java.util.IdentityHashMap<>();
+    Map<List<Op>, List<Op>> sameOps = new java.util.HashMap<>();
+    Map<List<String>, List<String>> sameWrites = new java.util.HashMap<>();
     for (Sub s : subs.values()) {
       List<Row> next;
       try {
@@ -115,11 +120,14 @@ final class WindowSubscribers {
         snapshot(s, visible, cursor);
         continue;
       }
-      List<Op> ops = WindowRows.diff(entity, s.list, next);
+      List<Op> ops = WindowRows.diff(entity, s.list, next, json);
       s.list = next;
       if (!ops.isEmpty()) {
         counters.patches.incrementAndGet();
-        s.port.patch(s.sid, ops, writesIn(ops, writes), cursor);
+        List<Op> shared = sameOps.putIfAbsent(ops, ops);
+        List<String> w = writesIn(ops, writes);
+        List<String> sharedWrites = sameWrites.putIfAbsent(w, w);
+        s.port.patch(s.sid, shared == null ? ops : shared, sharedWrites == null ? w : sharedWrites, cursor);
       }
     }
   }

@@ -66,7 +66,50 @@ final class FrameWriter {
   }
 
   static String outbound(OutboundFrame frame) {
+    if (frame instanceof OutboundFrame.Patch p) {
+      return patch(p);
+    }
+    return whole(frame);
+  }
+
+  /** {@code frame} written field by field, never spliced. */
+  static String whole(OutboundFrame frame) {
     return write(frame.t(), w -> w.fields(frame));
+  }
+
+  /** What follows {@code sid} in the last patch written, and the very lists and cursor it was written from. */
+  private record PatchTail(List<Op> ops, List<String> writes, Cursor cursor, String text) {}
+
+  private static final String PATCH_PREFIX = "{\"t\":\"patch\",\"sid\":\"\",";
+  private static final java.util.concurrent.atomic.AtomicReference<@Nullable PatchTail> LAST_PATCH =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * A patch frame. A window hands the same ops, writes and cursor objects to every subscriber that sees the same
+   * change, one after another on its lane, so the fields after {@code sid} are written once and each subscription's
+   * {@code sid} is spliced in; the text is the same as {@link #whole}'s, byte for byte.
+   */
+  private static String patch(OutboundFrame.Patch p) {
+    String sid = p.sid();
+    for (int i = 0; i < sid.length(); i++) {
+      char c = sid.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return whole(p);
+      }
+    }
+    PatchTail last = LAST_PATCH.get();
+    if (last == null || last.ops() != p.ops() || last.writes() != p.writes() || last.cursor() != p.cursor()) {
+      String text = write("patch", w -> {
+        w.g.writeStringField("sid", "");
+        w.ops(p.ops());
+        w.strings("writes", p.writes());
+        w.cursor(p.cursor());
+      });
+      last = new PatchTail(p.ops(), p.writes(), p.cursor(), text.substring(PATCH_PREFIX.length()));
+      LAST_PATCH.set(last);
+    }
+    return new StringBuilder(PATCH_PREFIX.length() + sid.length() + last.text().length() + 2)
+        .append("{\"t\":\"patch\",\"sid\":\"").append(sid).append("\",").append(last.text()).toString();
   }
 
   static String inbound(InboundFrame frame) {

@@ -116,6 +116,29 @@ class FrameRoundTripTest {
         () -> assertEquals(Json.write(expected), text, "and writes the same bytes as Json.write"));
   }
 
+  /**
+   * A patch's fields after {@code sid} are written once per change and spliced for each subscription: the text equals
+   * the frame written field by field, for plain, non-ASCII and escaped sids, and when the ops change between frames.
+   */
+  @Test
+  void aSplicedPatchIsTheSameTextAsOneWrittenWhole() {
+    Cursor c1 = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000001", 1);
+    Cursor c2 = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000002", 2);
+    List<Op> first = List.of(new Op.Put(new LiveRecord("posts", "7", JsonObject.builder().put("id", 7)
+        .put("title", "h\u00e9\"llo\n").build()), true, null), new Op.Del("posts", "3"));
+    List<Op> second = List.of(new Op.Del("posts", "7"));
+    List<String> writes = List.of("w1");
+    List<String> sids = List.of("s", "sub-1", "\u00e9t\u00e9", "q\"uote", "back\\slash", "tab\tsid", "\ud83d\ude00");
+    for (List<Op> ops : List.of(first, second, first)) {
+      for (Cursor c : List.of(c1, c2)) {
+        for (String sid : sids) {
+          OutboundFrame.Patch p = new OutboundFrame.Patch(sid, ops, writes, c);
+          assertEquals(FrameWriter.whole(p), FrameWriter.outbound(p), "sid " + sid + ", ops " + ops);
+        }
+      }
+    }
+  }
+
   @Test
   void framesRefuseValuesTheContractForbids() {
     Cursor c = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000000", 1);
