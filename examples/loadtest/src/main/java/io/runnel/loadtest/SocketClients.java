@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *       deploy drops them) and reconnects as the Runnel client does (equal-jitter backoff from 500 ms to 4 s; a
  *       browser cannot read a refused upgrade's {@code Retry-After}), subscribing with its cursor and held keys;
  *       answers {@code stormed <sockets> <delta> <snapshot> <failed> <attempts> <p50 nanos> <p99 nanos>
- *       <all live nanos>}: the first frame after each resubscribe ({@code patch}: resumed as a delta,
+ *       <all live nanos> <upgraded p50 nanos> <upgraded p99 nanos>}: the first frame after each resubscribe ({@code patch}: resumed as a delta,
  *       {@code snapshot}), reconnect attempts in all, and the time from the cut until each was live;
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
  *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
@@ -217,6 +217,7 @@ public final class SocketClients {
     var timers = java.util.concurrent.Executors.newScheduledThreadPool(2);
     int n = sockets.size();
     long[] live = new long[n];
+    long[] upgraded = new long[n];
     String[] kind = new String[n];
     java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(n);
     AtomicInteger attempts = new AtomicInteger();
@@ -228,7 +229,7 @@ public final class SocketClients {
     }
     for (int i = 0; i < n; i++) {
       resumed[i] = sockets.get(i);
-      reconnect(i, resumed, 0, cut, live, kind, settled, attempts, timers, random);
+      reconnect(i, resumed, 0, cut, live, upgraded, kind, settled, attempts, timers, random);
     }
     boolean all = settled.await((long) (most * 1e9), TimeUnit.NANOSECONDS);
     timers.shutdownNow();
@@ -242,6 +243,7 @@ public final class SocketClients {
     int snapshot = 0;
     int failed = 0;
     long[] times = new long[n];
+    long[] upgrades = new long[n];
     int t = 0;
     long allLive = 0;
     for (int i = 0; i < n; i++) {
@@ -255,17 +257,22 @@ public final class SocketClients {
       } else {
         snapshot++;
       }
+      upgrades[t] = upgraded[i] - cut;
       times[t++] = live[i] - cut;
       allLive = Math.max(allLive, live[i] - cut);
     }
     long[] samples = java.util.Arrays.copyOf(times, t);
     long p50 = t == 0 ? -1 : Latencies.percentile(samples, 50);
     long p99 = t == 0 ? -1 : Latencies.percentile(samples, 99);
+    long[] up = java.util.Arrays.copyOf(upgrades, t);
+    long u50 = t == 0 ? -1 : Latencies.percentile(up, 50);
+    long u99 = t == 0 ? -1 : Latencies.percentile(up, 99);
     return "stormed " + n + " " + delta + " " + snapshot + " " + failed + " " + attempts.get() + " " + p50 + " " + p99
-        + " " + (all && failed == 0 ? allLive : -1);
+        + " " + (all && failed == 0 ? allLive : -1) + " " + u50 + " " + u99;
   }
 
-  private void reconnect(int i, ClientSocket[] resumed, int failures, long cut, long[] live, String[] kind,
+  private void reconnect(int i, ClientSocket[] resumed, int failures, long cut, long[] live, long[] upgraded,
+      String[] kind,
       java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
       java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
     long cap = Math.min(4_000, 500L << Math.min(failures, 4));
@@ -274,14 +281,15 @@ public final class SocketClients {
       delay = cap / 2 + (long) (random.nextDouble() * (cap - cap / 2));
     }
     try {
-      timers.schedule(() -> attempt(i, resumed, failures, cut, live, kind, settled, attempts, timers, random), delay,
+      timers.schedule(() -> attempt(i, resumed, failures, cut, live, upgraded, kind, settled, attempts, timers, random), delay,
           TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // the storm's time is up: counted as not live
     }
   }
 
-  private void attempt(int i, ClientSocket[] resumed, int failures, long cut, long[] live, String[] kind,
+  private void attempt(int i, ClientSocket[] resumed, int failures, long cut, long[] live, long[] upgraded,
+      String[] kind,
       java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
       java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
     attempts.incrementAndGet();
@@ -296,9 +304,10 @@ public final class SocketClients {
     }
     b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), r).whenComplete((ws, error) -> {
       if (error != null) {
-        reconnect(i, resumed, failures + 1, cut, live, kind, settled, attempts, timers, random);
+        reconnect(i, resumed, failures + 1, cut, live, upgraded, kind, settled, attempts, timers, random);
         return;
       }
+      upgraded[i] = System.nanoTime();
       resumed[i] = r;
       synchronized (handles) {
         handles.add(ws);

@@ -80,6 +80,8 @@ public final class StormScenario implements Scenario {
     long p50 = Long.parseLong(w[6]);
     long p99 = Long.parseLong(w[7]);
     long allLive = Long.parseLong(w[8]);
+    long upgraded50 = Long.parseLong(w[9]);
+    long upgraded99 = Long.parseLong(w[10]);
     double deltaShare = 100.0 * delta / Math.max(1, sockets);
     double nodeDelta = after.deltas - before.deltas;
     double nodeSnapshot = after.snapshots - before.snapshots;
@@ -88,7 +90,7 @@ public final class StormScenario implements Scenario {
         String.format(Locale.ROOT, "%,d (%.2f %%)", delta, deltaShare), String.format(Locale.ROOT, "%,d", snapshot),
         String.format(Locale.ROOT, "%,d", failed), String.format(Locale.ROOT, "%,.0f / %,.0f", nodeDelta, nodeSnapshot),
         String.format(Locale.ROOT, "%,.0f", reads), String.format(Locale.ROOT, "%,d", attempts),
-        FanoutResult.ms(p50), FanoutResult.ms(p99), allLive < 0 ? "not all" : FanoutResult.ms(allLive),
+        FanoutResult.ms(upgraded50) + " / " + FanoutResult.ms(upgraded99), FanoutResult.ms(p50), FanoutResult.ms(p99), allLive < 0 ? "not all" : FanoutResult.ms(allLive),
         SocketBench.seconds(nodeCpu), SocketBench.seconds(clientCpu), SocketBench.seconds(serverCpu));
     List<String> notes = new ArrayList<>();
     boolean deltasMet = deltaShare >= 99.0;
@@ -114,13 +116,14 @@ public final class StormScenario implements Scenario {
             + " does: equal-jitter backoff (the first delay 250–500 ms, the cap doubling from 500 ms to 4 s), and"
             + " sends `sub` with its cursor and `ids`; live = its first frame after that (`patch`: a delta;"
             + " `snapshot`); node defaults kept, including the accept budget (2,000 upgrades/s, burst 5,000), whose"
-            + " refusals (503) count as failed attempts",
+            + " refusals (503) count as failed attempts; upgraded after = from the cut until the socket's upgrade"
+            + " completed (the client's handshake), time to live = until its first frame after `sub`",
         "window reads and resumes by path from the node's /metrics (runnel_window_reads_total,"
             + " runnel_resumes_total{path}) before and after; CPU (user + system, /proc/<pid>/stat) from the"
             + " writer's start until every socket is live");
     return new Section(name(), "Reconnect storm", conditions, List.of("sockets", "resumed as a delta",
         "snapshots", "not live", "node resumes delta / snapshot", "window reads", "connect attempts",
-        "time to live p50 ms", "p99 ms", "all live after ms", "node CPU s", "clients CPU s", "server CPU s"),
+        "upgraded after p50 / p99 ms", "time to live p50 ms", "p99 ms", "all live after ms", "node CPU s", "clients CPU s", "server CPU s"),
         List.of(row), notes);
   }
 
