@@ -143,6 +143,7 @@ public final class Replicator implements AutoCloseable {
       }
     }
     state = ReplicatorStats.State.STOPPED;
+    forgetLag();
   }
 
   /** Same as {@link #stop()}. */
@@ -167,6 +168,7 @@ public final class Replicator implements AutoCloseable {
       try (Connection lockConnection = DriverManager.getConnection(database.jdbcUrl(), database.properties())) {
         if (!tryLock(lockConnection)) {
           state = ReplicatorStats.State.STANDBY;
+          forgetLag();
           sleep(standbyRetry);
           continue;
         }
@@ -304,6 +306,15 @@ public final class Replicator implements AutoCloseable {
       r.next();
       lagTo(Lsn.parse(r.getString(1)));
     }
+  }
+
+  /**
+   * A replicator that does not stream (standby behind the lock's holder, or stopped) has no lag of its own: what it
+   * did not confirm, the holder streams.
+   */
+  private void forgetLag() {
+    lagBytes = 0;
+    oldestUnconfirmedCommitMillis = 0;
   }
 
   private void lagTo(Lsn current) {

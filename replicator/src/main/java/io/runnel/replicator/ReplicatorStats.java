@@ -10,8 +10,10 @@ import java.util.List;
  * @param restarts how many times a stream ended and was redialled
  * @param confirmedLsn the last LSN confirmed to the slot (every change before it was accepted by the bus), or null
  * @param lagBytes bytes of WAL between the server's current position and {@code confirmedLsn}
- * @param lagSeconds seconds since the commit (by the server's clock) of the oldest transaction received and not yet
- *     confirmed, across restarts of the stream; 0 when every transaction received is confirmed
+ * @param lagSeconds seconds from the commit of the oldest transaction received and not yet confirmed, across
+ *     restarts of the stream, until now (the commit time is the server's clock, now the replicator's: a skew between
+ *     the two hosts counts in it); 0 when every transaction received is confirmed, and on a replicator that does not
+ *     stream
  * @param published change events published since start
  * @param lastFailure the last failure, as {@code CODE: cause}, or null
  * @param warnings preflight warnings (for example {@code X_LIVE_REPLICA_IDENTITY}), each with its fix

@@ -109,7 +109,7 @@ public final class ReplicatorRole implements AutoCloseable {
         s.state() == ReplicatorStats.State.STANDBY ? 1 : 0);
     gauge(out, "runnel_replicator_lag_bytes", "WAL bytes between the server's position and the slot's confirmed one",
         s.lagBytes());
-    gauge(out, "runnel_replicator_lag_seconds", "seconds since the last confirmed commit while behind",
+    gauge(out, "runnel_replicator_lag_seconds", "seconds since the commit of the oldest transaction received and not yet confirmed",
         s.lagSeconds());
     counter(out, "runnel_replicator_changes_published_total", "change events published since start", s.published());
     counter(out, "runnel_replicator_restarts_total", "streams that ended and were redialled", s.restarts());

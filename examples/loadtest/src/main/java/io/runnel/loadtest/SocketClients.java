@@ -314,9 +314,16 @@ public final class SocketClients {
       }
       ws.sendText(sub(r.resumeCursor()), true);
       r.first.whenComplete((frame, failure) -> {
-        live[i] = System.nanoTime();
-        kind[i] = failure != null ? "failed" : frame.startsWith("{\"t\":\"patch\"") ? "patch"
+        String k = failure != null ? "failed" : frame.startsWith("{\"t\":\"patch\"") ? "patch"
             : frame.startsWith("{\"t\":\"snapshot\"") ? "snapshot" : "failed";
+        if (k.equals("failed")) {
+          // Closed (an admission refusal after the upgrade, 1013) or refused: the client reconnects, and so does this.
+          ws.abort();
+          reconnect(i, resumed, failures + 1, cut, live, upgraded, kind, settled, attempts, timers, random);
+          return;
+        }
+        live[i] = System.nanoTime();
+        kind[i] = k;
         settled.countDown();
       });
     });

@@ -120,7 +120,7 @@ public final class StormScenario implements Scenario {
             + " completed (the client's handshake), time to live = until its first frame after `sub`",
         "window reads and resumes by path from the node's /metrics (runnel_window_reads_total,"
             + " runnel_resumes_total{path}) before and after; CPU (user + system, /proc/<pid>/stat) from the"
-            + " writer's start until every socket is live");
+            + " writer's start until every socket is live and the writer has stopped");
     return new Section(name(), "Reconnect storm", conditions, List.of("sockets", "resumed as a delta",
         "snapshots", "not live", "node resumes delta / snapshot", "window reads", "connect attempts",
         "upgraded after p50 / p99 ms", "time to live p50 ms", "p99 ms", "all live after ms", "node CPU s", "clients CPU s", "server CPU s"),

@@ -112,11 +112,14 @@ final class SystemPostgres implements AutoCloseable {
     List<String> start = new ArrayList<>(asOwner);
     start.addAll(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
         dir.resolve("postgres.log").toString(), "-w", "-t", "120", "-o", options.toString(), "start"));
+    SystemPostgres server = new SystemPostgres(bin, data, port, asOwner);
     if (run(start, dir.resolve("pg_ctl-start.log"), 180) != 0) {
+      // The postmaster may have forked before pg_ctl gave up: stop whatever started, by the same handles.
+      server.close();
       throw new IllegalStateException("pg_ctl start failed; see " + dir.resolve("pg_ctl-start.log") + " and "
           + dir.resolve("postgres.log"));
     }
-    return new SystemPostgres(bin, data, port, asOwner);
+    return server;
   }
 
   /** The port on 127.0.0.1. */

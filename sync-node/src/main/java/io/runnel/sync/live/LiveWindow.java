@@ -66,6 +66,11 @@ final class LiveWindow {
   private final PatchRing ring;
   private boolean loaded;
   private boolean closed;
+  /**
+   * Whether a re-read is scheduled ({@link #readAgainLater}): at most one is, and meanwhile a transaction's refill
+   * tries once instead of holding the lane through its backoff. Read and written on the lane only.
+   */
+  private boolean rereadPending;
   private @Nullable XidSnapshot snapshot;
   private @Nullable Lsn readPosition;
   /** The LSN of the last bus change processed, applied or skipped: redeliveries at or below it are dropped. */
@@ -328,21 +333,23 @@ final class LiveWindow {
   }
 
   /**
-   * Reads and lands until the landing is whole (every transaction the snapshot could not see was replayed and no
-   * partial row entered), backing off between tries; nothing is published from a landing that was not whole.
+   * Reads and lands until the landing is whole (every transaction the snapshot could not see was replayed, no partial
+   * row entered, and no row the limit needs is missing), backing off between tries, at most 20 (1 while a re-read is
+   * already scheduled). A landing that is still not whole is kept (its rows are the best known), and a re-read is
+   * scheduled, once, until one is whole.
    *
    * @throws java.sql.SQLException when a read fails
    */
   private void readWhole() throws java.sql.SQLException {
+    int tries = rereadPending ? 1 : 20;
     for (int attempt = 1; ; attempt++) {
       ctx.routing().startReading(this);
       boolean whole = land(ctx.reader().read(entity, select, capacity));
-      if (whole || attempt == 20) {
-        if (!whole) {
-          // For example a commit decoded long before it shows (a synchronous standby that does not answer): publish
-          // the last landing and read again, until one is whole.
-          LOG.log(Level.WARNING, "Window " + id.logName() + " could not land a whole read in 20 tries; publishing the "
-              + "last and reading again in 1 s");
+      if (whole || attempt == tries) {
+        if (!whole && !rereadPending) {
+          // For example a commit decoded long before it shows (a synchronous standby that does not answer).
+          LOG.log(Level.WARNING, "Window " + id.logName() + " could not land a whole read in " + tries + " tries; "
+              + "keeping the last and reading again in 1 s");
           readAgainLater();
         }
         return;
@@ -452,15 +459,22 @@ final class LiveWindow {
     readAgainLater();
   }
 
-  /** Re-reads the window (re-snapshotting its subscribers) on its lane in 1 s. */
+  /** Re-reads the window (re-snapshotting its subscribers) on its lane in 1 s, unless that is scheduled already. */
   private void readAgainLater() {
+    if (rereadPending) {
+      return;
+    }
+    rereadPending = true;
     Thread.ofVirtual().start(() -> {
       try {
         Thread.sleep(1000);
       } catch (InterruptedException ie) {
         return;
       }
-      lane.submit(() -> read(true));
+      lane.submit(() -> {
+        rereadPending = false;
+        read(true);
+      });
     });
   }
 

@@ -9,6 +9,7 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -244,7 +245,7 @@ final class WindowRows {
    * for each record that is new or whose predecessor changed, and an in-place put for each record whose row changed.
    */
   static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after) {
-    return diff(entity, before, after, new java.util.IdentityHashMap<>());
+    return diff(entity, before, after, new IdentityHashMap<>());
   }
 
   /** The same, taking each row's JSON from {@code json} (by row identity) and adding those it makes. */

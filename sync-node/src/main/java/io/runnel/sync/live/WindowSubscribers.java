@@ -4,10 +4,13 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
+import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,9 +106,9 @@ final class WindowSubscribers {
   void publish(List<Row> visible, Map<String, Set<String>> writes, Cursor cursor) {
     // Shared by every subscriber of this transaction: each row's JSON made once, and equal ops (and writes) handed
     // over as one list, so a socket's frame writer can encode a patch once and splice each subscription's sid in.
-    Map<Row, io.runnel.wire.JsonObject> json = new java.util.IdentityHashMap<>();
-    Map<List<Op>, List<Op>> sameOps = new java.util.HashMap<>();
-    Map<List<String>, List<String>> sameWrites = new java.util.HashMap<>();
+    Map<Row, JsonObject> json = new IdentityHashMap<>();
+    Map<List<Op>, List<Op>> sameOps = new HashMap<>();
+    Map<List<String>, List<String>> sameWrites = new HashMap<>();
     for (Sub s : subs.values()) {
       List<Row> next;
       try {
@@ -124,10 +127,10 @@ final class WindowSubscribers {
       s.list = next;
       if (!ops.isEmpty()) {
         counters.patches.incrementAndGet();
-        List<Op> shared = sameOps.putIfAbsent(ops, ops);
-        List<String> w = writesIn(ops, writes);
-        List<String> sharedWrites = sameWrites.putIfAbsent(w, w);
-        s.port.patch(s.sid, shared == null ? ops : shared, sharedWrites == null ? w : sharedWrites, cursor);
+        // Unmodifiable copies, which the frame keeps as they are (OutboundFrame.Patch copies other lists).
+        List<Op> shared = sameOps.computeIfAbsent(ops, List::copyOf);
+        List<String> sharedWrites = sameWrites.computeIfAbsent(writesIn(ops, writes), List::copyOf);
+        s.port.patch(s.sid, shared, sharedWrites, cursor);
       }
     }
   }

@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Writes frames as compact JSON with Jackson's streaming generator: {@code t} first, then the fields in the order
@@ -81,8 +82,8 @@ final class FrameWriter {
   private record PatchTail(List<Op> ops, List<String> writes, Cursor cursor, String text) {}
 
   private static final String PATCH_PREFIX = "{\"t\":\"patch\",\"sid\":\"\",";
-  private static final java.util.concurrent.atomic.AtomicReference<@Nullable PatchTail> LAST_PATCH =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  /** The last tails, a slot per hash of the ops list's identity, so windows publishing at once rarely evict each other. */
+  private static final AtomicReferenceArray<@Nullable PatchTail> LAST_PATCHES = new AtomicReferenceArray<>(64);
 
   /**
    * A patch frame. A window hands the same ops, writes and cursor objects to every subscriber that sees the same
@@ -97,7 +98,8 @@ final class FrameWriter {
         return whole(p);
       }
     }
-    PatchTail last = LAST_PATCH.get();
+    int slot = System.identityHashCode(p.ops()) & (LAST_PATCHES.length() - 1);
+    PatchTail last = LAST_PATCHES.get(slot);
     if (last == null || last.ops() != p.ops() || last.writes() != p.writes() || last.cursor() != p.cursor()) {
       String text = write("patch", w -> {
         w.g.writeStringField("sid", "");
@@ -106,7 +108,7 @@ final class FrameWriter {
         w.cursor(p.cursor());
       });
       last = new PatchTail(p.ops(), p.writes(), p.cursor(), text.substring(PATCH_PREFIX.length()));
-      LAST_PATCH.set(last);
+      LAST_PATCHES.set(slot, last);
     }
     return new StringBuilder(PATCH_PREFIX.length() + sid.length() + last.text().length() + 2)
         .append("{\"t\":\"patch\",\"sid\":\"").append(sid).append("\",").append(last.text()).toString();

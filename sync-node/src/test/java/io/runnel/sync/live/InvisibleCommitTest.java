@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
  * transaction reads without it, replays it over the read, and is left holding fewer rows than its limit while more
  * exist: that landing is not whole, and the window reads again until the commit shows.
  *
- * <p>The server-wide settings are changed for the test ({@code synchronous_standby_names} naming a standby that
- * never connects, {@code synchronous_commit=local} as every session's default) and reset after it; only the one
- * session that sets {@code synchronous_commit=on} waits, until it is cancelled (its commit then stands, locally).
+ * <p>The server-wide {@code synchronous_standby_names} names a standby that never connects for the span of the test
+ * (set inside the {@code try} whose {@code finally} resets it): while it is set, every commit that writes waits, so
+ * nothing else writes meanwhile; the one writing session waits until it is cancelled (its commit then stands,
+ * locally).
  */
 class InvisibleCommitTest {
 
@@ -52,13 +53,13 @@ class InvisibleCommitTest {
         LiveFixture.await("the snapshot", () -> recorder.stream("s").snapshots == 1);
         assertEquals(List.of("4", "3"), keys(recorder.list("s")), "the window's first two rows, newest first");
 
-        waitForAStandbyThatNeverComes(db, true);
+        long readsBefore = registry.windowReads();
         try {
+          waitForAStandbyThatNeverComes(db, true);
           CompletableFuture<Long> pid = new CompletableFuture<>();
           CompletableFuture<Long> xid = new CompletableFuture<>();
           CompletableFuture<Void> committed = CompletableFuture.runAsync(() -> {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
-              s.execute("SET synchronous_commit = on");
               c.setAutoCommit(false);
               try (ResultSet r = s.executeQuery("SELECT pg_backend_pid(), txid_current()")) {
                 r.next();
@@ -73,8 +74,9 @@ class InvisibleCommitTest {
             }
           });
           fixture.awaitTransaction(xid.get(10, TimeUnit.SECONDS));
-          // The window applies it, refills, and reads without it (the backend is still waiting): a few tries.
-          TimeUnit.MILLISECONDS.sleep(400);
+          // The window applies it and refills: its first read lands without the commit (the backend still waits),
+          // is not whole, and the window reads again (a second read begins once the first one landed).
+          LiveFixture.await("a second read after the refill's first", () -> registry.windowReads() >= readsBefore + 2);
           assertTrue(registry.stats().refills() >= 1, "the window refilled: " + registry.stats());
           try (Connection c = db.connect(); Statement s = c.createStatement()) {
             s.execute("SELECT pg_cancel_backend(" + pid.get() + ")");
@@ -97,16 +99,14 @@ class InvisibleCommitTest {
     return records.stream().map(LiveRecord::key).toList();
   }
 
-  /** Sets (or resets) a synchronous standby that never connects, every session's default commit being local. */
+  /** Sets (or resets) a synchronous standby that never connects, and waits until new sessions see it. */
   private static void waitForAStandbyThatNeverComes(TestDatabase db, boolean on)
       throws SQLException, InterruptedException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       if (on) {
-        s.execute("ALTER SYSTEM SET synchronous_commit = 'local'");
         s.execute("ALTER SYSTEM SET synchronous_standby_names = 'runnel_standby_that_never_connects'");
       } else {
         s.execute("ALTER SYSTEM RESET synchronous_standby_names");
-        s.execute("ALTER SYSTEM RESET synchronous_commit");
       }
       s.execute("SELECT pg_reload_conf()");
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,7 +62,7 @@ class OutboundQueueTest {
    */
   @Test
   void closingWhileAFrameIsBeingSentLeavesTheSenderUninterruptedAndSendsNothingMore() throws Exception {
-    java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean interrupted = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
     OutboundQueue q = new OutboundQueue(1000, frame -> {
       sending.countDown();
@@ -80,7 +81,6 @@ class OutboundQueueTest {
     q.close();
     release.countDown();
     assertTrue(done.await(10, TimeUnit.SECONDS));
-    Thread.sleep(100);
     assertAll(
         () -> assertFalse(interrupted.get(), "the sending thread was not interrupted"),
         () -> assertEquals(List.of("first"), sent, "the frame in flight went out, the queued one did not"),
