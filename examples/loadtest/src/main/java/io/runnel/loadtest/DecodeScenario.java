@@ -89,9 +89,12 @@ public final class DecodeScenario implements Scenario {
             + " the workload (" + String.join(", ", slotLsns) + "), so each decodes the identical WAL");
       }
       long timeout = Math.max(120, changes / 500);
-      // Round after round, every decoder once per round, so a change in the machine's load falls on all alike.
+      // Round after round, every decoder once per round, so a change in the machine's load falls on all alike; each
+      // round starts one decoder later, so none is always the first to read the WAL after the workload.
       for (int i = 1; i <= repeat; i++) {
-        for (String d : decoders) {
+        List<String> order = new ArrayList<>(decoders);
+        java.util.Collections.rotate(order, -(i - 1));
+        for (String d : order) {
           System.out.printf("decode: %s, round %d of %d …%n", d, i, repeat);
           DecodeRun run = d.equals("pg_recvlogical")
               ? PgRecvLogical.run(recvlogical.orElseThrow(), pg.port(), slot(d, i), PUBLICATION, endLsn, changes,
@@ -115,8 +118,9 @@ public final class DecodeScenario implements Scenario {
     Map<String, DecodeRun> medians = new LinkedHashMap<>();
     runs.forEach((d, list) -> medians.put(d, median(list)));
     notes.addAll(0, ratios(medians));
-    conditions.add(repeat + (repeat == 1 ? " round" : " rounds (each decoder once per round, on a slot of its own; the"
-        + " table shows the run with the median steady rate and the range of all)") + "; each JVM decoder in a fresh"
+    conditions.add(repeat + (repeat == 1 ? " round" : " rounds (each decoder once per round, on a slot of its own,"
+        + " each round starting one decoder later in the order " + String.join(", ", decoders) + "; the table shows"
+        + " the run with the median steady rate and the range of all)") + "; each JVM decoder in a fresh"
         + " JVM of its own (-Xmx1g, same flags), one after another; clock from"
         + " opening the stream (starting the engine) to the last change, and from the first change to the last"
         + " (steady); CPU from /proc/<pid>/stat of the decoding process and of every PostgreSQL server process over"

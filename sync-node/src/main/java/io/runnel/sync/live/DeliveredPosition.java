@@ -2,6 +2,8 @@ package io.runnel.sync.live;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The node's delivered position: the LSN through which every window has queued the frames its changes caused
@@ -27,6 +29,8 @@ final class DeliveredPosition {
   }
 
   private final Deque<Pending> pending = new ArrayDeque<>();
+  /** The entries of {@link #pending} still waiting for windows, by LSN: a window's {@link #done} finds its own. */
+  private final Map<String, Pending> waiting = new HashMap<>();
   private String position = "";
 
   /** A transaction ending at {@code lsn} was handed to {@code windows} windows. */
@@ -46,7 +50,18 @@ final class DeliveredPosition {
         return;
       }
     }
-    pending.addLast(new Pending(lsn, windows));
+    Pending same = windows > 0 ? waiting.get(lsn) : null;
+    if (same != null) {
+      // The same transaction handed out again (a redelivery) while its first hand-out is still being handled: the
+      // first entry waits for both, which holds the position back no less than two entries would.
+      same.windows += windows;
+      return;
+    }
+    Pending p = new Pending(lsn, windows);
+    pending.addLast(p);
+    if (windows > 0) {
+      waiting.put(lsn, p);
+    }
     advance();
   }
 
@@ -60,11 +75,9 @@ final class DeliveredPosition {
 
   /** One window handled the transaction ending at {@code lsn}. */
   synchronized void done(String lsn) {
-    for (Pending p : pending) {
-      if (p.lsn.equals(lsn)) {
-        p.windows--;
-        break;
-      }
+    Pending p = waiting.get(lsn);
+    if (p != null && --p.windows <= 0) {
+      waiting.remove(lsn);
     }
     advance();
   }

@@ -245,22 +245,26 @@ final class WindowRows {
    * for each record that is new or whose predecessor changed, and an in-place put for each record whose row changed.
    */
   static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after) {
-    return diff(entity, before, after, new IdentityHashMap<>());
+    return diff(entity, before, after, new IdentityHashMap<>(), new IdentityHashMap<>());
   }
 
-  /** The same, taking each row's JSON from {@code json} (by row identity) and adding those it makes. */
-  static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after, Map<Row, JsonObject> json) {
+  /**
+   * The same, taking each row's JSON from {@code json} and its key from {@code keys} (both by row identity) and
+   * adding those it makes: a window's subscribers share its rows, so one transaction makes each once.
+   */
+  static List<Op> diff(EntityRef entity, List<Row> before, List<Row> after, Map<Row, JsonObject> json,
+      Map<Row, String> keys) {
     Map<String, Row> old = new HashMap<>();
     List<String> cur = new ArrayList<>(before.size());
     for (Row r : before) {
-      String k = entity.keyOf(r);
+      String k = keys.computeIfAbsent(r, entity::keyOf);
       old.put(k, r);
       cur.add(k);
     }
     Map<String, Row> next = new HashMap<>();
     List<String> target = new ArrayList<>(after.size());
     for (Row r : after) {
-      String k = entity.keyOf(r);
+      String k = keys.computeIfAbsent(r, entity::keyOf);
       next.put(k, r);
       target.add(k);
     }

@@ -104,9 +104,11 @@ final class WindowSubscribers {
 
   /** Sends every subscriber what one transaction changed in what it may see (nothing when nothing). */
   void publish(List<Row> visible, Map<String, Set<String>> writes, Cursor cursor) {
-    // Shared by every subscriber of this transaction: each row's JSON made once, and equal ops (and writes) handed
-    // over as one list, so a socket's frame writer can encode a patch once and splice each subscription's sid in.
+    // Shared by every subscriber of this transaction: each row's key and JSON made once, and equal ops (and writes)
+    // handed over as one list, so a socket's frame writer can encode a patch once and splice each subscription's sid
+    // in.
     Map<Row, JsonObject> json = new IdentityHashMap<>();
+    Map<Row, String> keys = new IdentityHashMap<>();
     Map<List<Op>, List<Op>> sameOps = new HashMap<>();
     Map<List<String>, List<String>> sameWrites = new HashMap<>();
     for (Sub s : subs.values()) {
@@ -123,7 +125,7 @@ final class WindowSubscribers {
         snapshot(s, visible, cursor);
         continue;
       }
-      List<Op> ops = WindowRows.diff(entity, s.list, next, json);
+      List<Op> ops = WindowRows.diff(entity, s.list, next, json, keys);
       s.list = next;
       if (!ops.isEmpty()) {
         counters.patches.incrementAndGet();

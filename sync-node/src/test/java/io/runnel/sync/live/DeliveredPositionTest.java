@@ -235,4 +235,24 @@ class DeliveredPositionTest {
         () -> assertEquals("00000000000001c000000000", d.position(), "an older position or row never lowers it"),
         () -> assertTrue(point.compareTo("00000000000001b000000001") < 0, "a point sorts before its commit's rows"));
   }
+
+  @Test
+  void windowsFinishingOutOfOrderAndARedeliveryHoldThePositionUntilAllAreHandled() {
+    DeliveredPosition d = new DeliveredPosition();
+    String a = "00000000000002a000000003";
+    String b = "00000000000002b000000001";
+    d.dispatched(a, 2);
+    d.dispatched(b, 1);
+    d.dispatched(a, 1);
+    d.done(b);
+    String afterB = d.position();
+    d.done(a);
+    d.done(a);
+    String afterTwoOfA = d.position();
+    d.done(a);
+    assertAll(
+        () -> assertEquals("", afterB, "b is handled, but a, before it, is not"),
+        () -> assertEquals("", afterTwoOfA, "a was handed out again: its first entry waits for all three windows"),
+        () -> assertEquals(b, d.position(), "then both, at once"));
+  }
 }
