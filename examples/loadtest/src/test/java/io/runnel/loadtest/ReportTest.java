@@ -58,9 +58,14 @@ class ReportTest {
         () -> assertEquals(500.0, bare.startRate(), 1e-9, "changes per second, start to last"),
         () -> assertThrows(IllegalArgumentException.class, () -> DecodeRun.parse("DECODE-RESULT decoder=x")),
         () -> assertEquals(List.of(
-            "Runnel / bare: 0.50 steady, 0.50 with start (target ≥ 0.8: not met)",
+            "Runnel / the limit (the fastest of bare: bare): 0.50 steady, 0.50 with start (target ≥ 0.8: not met)",
+            "Runnel / bare: 0.50 steady, 0.50 with start",
             "Runnel / debezium: 2.50 steady, 2.00 with start (target ≥ 1.5: met)"),
-            DecodeScenario.ratios(Map.of("bare", bare, "runnel", runnel, "debezium", debezium))));
+            DecodeScenario.ratios(Map.of("bare", bare, "runnel", runnel, "debezium", debezium))),
+        () -> assertEquals("Runnel / the limit (the fastest of bare, pg_recvlogical: pg_recvlogical): 0.25 steady,"
+            + " 0.25 with start (target ≥ 0.8: not met)", DecodeScenario.ratios(Map.of("bare", bare,
+            "pg_recvlogical", new DecodeRun("pg_recvlogical", 1000, 1_000_000_000L, 500_000_000L, 50, 20, 140_000),
+            "runnel", runnel)).getFirst(), "the fastest limit reader is the limit"));
   }
 
   @Test
