@@ -25,7 +25,10 @@ import java.util.stream.Stream;
  * on), and {@code pg_ctl stop -m fast} on {@link #close()}.
  *
  * <p>{@code initdb} refuses to run as root: as root, every {@code initdb} and {@code pg_ctl} runs as the
- * {@code postgres} user ({@code runuser -u postgres --}) in a directory that user owns.
+ * {@code postgres} user ({@code runuser -u postgres --}), and the cluster lives in a new directory of that user's
+ * under the system's temporary directory (the work directory may sit under one the {@code postgres} user cannot
+ * enter, such as a home or a {@code mktemp -d} directory); its server log is copied to the work directory and the
+ * cluster removed on {@link #close()}.
  */
 final class SystemPostgres implements AutoCloseable {
 
@@ -34,14 +37,18 @@ final class SystemPostgres implements AutoCloseable {
       "max_wal_senders", "10", "max_connections", "100", "synchronous_commit", "on", "timezone", "UTC");
 
   private final Path bin;
+  private final Path dir;
+  private final Path home;
   private final Path data;
   private final int port;
   private final List<String> asOwner;
   private boolean running = true;
 
-  private SystemPostgres(Path bin, Path data, int port, List<String> asOwner) {
+  private SystemPostgres(Path bin, Path dir, Path home, int port, List<String> asOwner) {
     this.bin = bin;
-    this.data = data;
+    this.dir = dir;
+    this.home = home;
+    this.data = home.resolve("data");
     this.port = port;
     this.asOwner = asOwner;
   }
@@ -75,8 +82,8 @@ final class SystemPostgres implements AutoCloseable {
   }
 
   /**
-   * Makes a new cluster in {@code dir/data} with the binaries in {@code bin} and starts it; its log is
-   * {@code dir/postgres.log}.
+   * Makes a new cluster with the binaries in {@code bin} and starts it: in {@code dir/data}, or as root in a
+   * directory of the {@code postgres} user's (above); its server log ends up in {@code dir/postgres.log}.
    *
    * @param dir a directory that does not exist yet
    * @throws IllegalStateException when {@code initdb} or {@code pg_ctl start} fails (naming its output), or when
@@ -84,6 +91,7 @@ final class SystemPostgres implements AutoCloseable {
    */
   static SystemPostgres start(Path bin, Path dir) throws IOException, InterruptedException {
     Files.createDirectories(dir);
+    Path home = dir;
     List<String> asOwner = new ArrayList<>();
     if ("root".equals(System.getProperty("user.name"))) {
       UserPrincipal postgres;
@@ -93,14 +101,16 @@ final class SystemPostgres implements AutoCloseable {
         throw new IllegalStateException("initdb refuses root and there is no postgres user to run it as: create one"
             + " (useradd -r postgres) or run the bench as a user other than root", e);
       }
-      Files.setOwner(dir, postgres);
+      home = Files.createTempDirectory("runnel-bench-pg-");
+      Files.setOwner(home, postgres);
       asOwner.addAll(List.of("runuser", "-u", "postgres", "--"));
     }
-    Path data = dir.resolve("data");
+    Path data = home.resolve("data");
     List<String> initdb = new ArrayList<>(asOwner);
     initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
         "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"));
     if (run(initdb, dir.resolve("initdb.log"), 120) != 0) {
+      removeIfTemporary(dir, home);
       throw new IllegalStateException("initdb failed; see " + dir.resolve("initdb.log"));
     }
     int port = freePort();
@@ -111,8 +121,8 @@ final class SystemPostgres implements AutoCloseable {
     SETTINGS.forEach((k, v) -> options.append(" -c ").append(k).append('=').append(v));
     List<String> start = new ArrayList<>(asOwner);
     start.addAll(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
-        dir.resolve("postgres.log").toString(), "-w", "-t", "120", "-o", options.toString(), "start"));
-    SystemPostgres server = new SystemPostgres(bin, data, port, asOwner);
+        home.resolve("postgres.log").toString(), "-w", "-t", "120", "-o", options.toString(), "start"));
+    SystemPostgres server = new SystemPostgres(bin, dir, home, port, asOwner);
     if (run(start, dir.resolve("pg_ctl-start.log"), 180) != 0) {
       // The postmaster may have forked before pg_ctl gave up: stop whatever started, by the same handles.
       server.close();
@@ -157,11 +167,19 @@ final class SystemPostgres implements AutoCloseable {
       return;
     }
     running = false;
+    try {
+      stop();
+    } finally {
+      removeIfTemporary(dir, home);
+    }
+  }
+
+  private void stop() {
     List<String> stop = new ArrayList<>(asOwner);
     stop.addAll(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "-t", "60",
         "stop"));
     try {
-      if (run(stop, data.getParent().resolve("pg_ctl-stop.log"), 90) == 0) {
+      if (run(stop, dir.resolve("pg_ctl-stop.log"), 90) == 0) {
         return;
       }
     } catch (IOException e) {
@@ -173,6 +191,26 @@ final class SystemPostgres implements AutoCloseable {
       ProcessHandle.of(ServerCpu.postmasterPid(data)).ifPresent(ProcessHandle::destroy);
     } catch (IOException | RuntimeException e) {
       System.err.println("could not stop the PostgreSQL server in " + data + ": " + e);
+    }
+  }
+
+  /** Keeps the server log of a cluster that lived outside the work directory, and removes that cluster. */
+  private static void removeIfTemporary(Path dir, Path home) {
+    if (home.equals(dir)) {
+      return;
+    }
+    try {
+      Path log = home.resolve("postgres.log");
+      if (Files.exists(log)) {
+        Files.copy(log, dir.resolve("postgres.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+      try (Stream<Path> all = Files.walk(home)) {
+        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException e) {
+      System.err.println("could not remove the PostgreSQL cluster in " + home + ": " + e);
     }
   }
 
