@@ -34,8 +34,7 @@ public final class IdleScenario implements Scenario {
 
   @Override
   public Section run(Flags flags, Path work) throws Exception {
-    List<Integer> counts = counts(flags.values().get("idle-counts"),
-        flags.profile() == Flags.Profile.QUICK ? "1000,2000" : "1000,5000,10000,19000");
+    List<Integer> counts = flags.rising("idle-counts", "1000,2000", "1000,5000,10000,19000");
     int tenants = (int) flags.positive("idle-tenants", 100, 100);
     int max = counts.getLast();
     Map<String, List<Step>> steps = new LinkedHashMap<>();
@@ -163,29 +162,6 @@ public final class IdleScenario implements Scenario {
     int[] out = new int[jvms];
     for (int i = 0; i < jvms; i++) {
       out[i] = n / jvms + (i < n % jvms ? 1 : 0);
-    }
-    return out;
-  }
-
-  /**
-   * The counts of {@code value} (or {@code fallback}): comma-separated positive integers, rising.
-   *
-   * @throws IllegalArgumentException when one is not a positive integer or they do not rise
-   */
-  static List<Integer> counts(String value, String fallback) {
-    String v = value == null ? fallback : value;
-    List<Integer> out = new ArrayList<>();
-    for (String s : v.split(",")) {
-      int n;
-      try {
-        n = Integer.parseInt(s.trim().replace("_", ""));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--idle-counts " + v + ": '" + s + "' is not an integer");
-      }
-      if (n <= 0 || (!out.isEmpty() && n <= out.getLast())) {
-        throw new IllegalArgumentException("--idle-counts " + v + ": counts must be positive and rising");
-      }
-      out.add(n);
     }
     return out;
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The pure helpers of the socket scenarios: percentiles, frame fields, RSS, counts, result lines, bare frames. */
@@ -63,14 +64,23 @@ class SocketHelpersTest {
         () -> assertThrows(IllegalArgumentException.class, () -> Rss.parse("Name:\tjava\n")));
   }
 
+  /** The command line {@code --idle-counts value} (none without a value), quick profile. */
+  private static Flags idleCounts(String... value) {
+    List<String> args = value.length == 0 ? List.of() : List.of("--idle-counts", value[0]);
+    return Flags.parse(args, Set.of("idle-counts"), Set.of("idle"));
+  }
+
   @Test
   void idleCountsRiseAndAreSharedEvenlyOverClientJvms() {
     assertAll(
-        () -> assertEquals(List.of(1000, 5000, 19000), IdleScenario.counts(null, "1000,5000,19000"), "the profile's"),
-        () -> assertEquals(List.of(10, 20_000), IdleScenario.counts("10, 20_000", "1"), "a flag wins"),
-        () -> assertThrows(IllegalArgumentException.class, () -> IdleScenario.counts("5,5", "1"), "not rising"),
-        () -> assertThrows(IllegalArgumentException.class, () -> IdleScenario.counts("0", "1")),
-        () -> assertThrows(IllegalArgumentException.class, () -> IdleScenario.counts("1k", "1")),
+        () -> assertEquals(List.of(1000, 5000, 19000), idleCounts().rising("idle-counts", "1000,5000,19000", "1"),
+            "the profile's"),
+        () -> assertEquals(List.of(10, 20_000), idleCounts("10, 20_000").rising("idle-counts", "1", "1"),
+            "a flag wins"),
+        () -> assertThrows(IllegalArgumentException.class, () -> idleCounts("5,5").rising("idle-counts", "1", "1"),
+            "not rising"),
+        () -> assertThrows(IllegalArgumentException.class, () -> idleCounts("0").rising("idle-counts", "1", "1")),
+        () -> assertThrows(IllegalArgumentException.class, () -> idleCounts("1k").rising("idle-counts", "1", "1")),
         () -> assertArrayEquals(new int[] {4, 3, 3}, IdleScenario.share(10, 3)),
         () -> assertArrayEquals(new int[] {0, 0}, IdleScenario.share(0, 2)),
         () -> assertEquals(1, SocketBench.clientJvms(9_000)),
