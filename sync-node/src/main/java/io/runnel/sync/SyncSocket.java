@@ -609,7 +609,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   /**
    * The node is stopping: closes the socket with 1001 (going away), so the client reconnects (to another node).
    *
-   * @return the thread sending the close frame (done within 2 s), or null when the socket had no session
+   * @return the thread sending the close frame and awaiting the client's answer (done within 2 s, cutting a client
+   *     that gives none), or null when the socket had no session
    */
   @Nullable Thread goingAway() {
     return close(1001, "The node is stopping; reconnect.");
@@ -713,15 +714,6 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     } finally {
       ended.countDown();
     }
-  }
-
-  /**
-   * Waits until the client answered this socket's close (or the connection failed), at most until {@code deadline}
-   * ({@link System#nanoTime()}): a server that stops before the client's close frame arrived resets the connection,
-   * and the client sees 1006 instead of the code it was sent.
-   */
-  void awaitEnd(long deadline) throws InterruptedException {
-    ended.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   private void cleanUp() {

@@ -259,20 +259,11 @@ final class RawSocket implements AutoCloseable {
 
   /** The next text frame the node sent (waiting up to 30 s). */
   String read() throws IOException {
-    int first = in.readUnsignedByte();
-    int second = in.readUnsignedByte();
-    long length = second & 0x7f;
-    if (length == 126) {
-      length = in.readUnsignedShort();
-    } else if (length == 127) {
-      length = in.readLong();
+    Frame f = readFrame();
+    if (f.opcode() != TEXT) {
+      throw new IOException("Not a text frame: opcode " + f.opcode());
     }
-    byte[] payload = new byte[(int) length];
-    in.readFully(payload);
-    if ((first & 0x0f) != 0x1) {
-      throw new IOException("Not a text frame: opcode " + (first & 0x0f));
-    }
-    return new String(payload, StandardCharsets.UTF_8);
+    return new String(f.payload(), StandardCharsets.UTF_8);
   }
 
   @Override
