@@ -71,11 +71,7 @@ public final class FanoutScenario implements Scenario {
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), size.tenants(), 1, work);
       Jvm client = clients.getFirst();
       try {
-        String opened = client.ask("open " + size.sockets(), "opened", 600);
-        System.out.println("fanout: " + opened);
-        if (!opened.split(" ")[3].equals("0")) {
-          throw new IllegalStateException("fanout: sockets failed to subscribe: " + opened);
-        }
+        System.out.println("fanout: " + SocketBench.open(client, size.sockets(), 600, "fanout: sockets"));
         phases.add(phase("warm-up", node.jvm(), client, postmaster, "fanout " + pg.port() + " " + size.rate() + " "
             + warmup(flags), (long) warmup(flags) + 120));
         phases.add(phase("paced", node.jvm(), client, postmaster, "fanout " + pg.port() + " " + size.rate() + " "

@@ -40,18 +40,13 @@ public final class PolicyScenario implements Scenario {
     double warmup = FanoutScenario.warmup(flags);
     List<List<String>> rows = new ArrayList<>();
     FanoutResult r = null;
-    String opened;
     try (DedicatedPostgres pg = SocketBench.postgres(work, 1);
         SocketBench.Node node = SocketBench.node("runnel", pg.port(), work, flags.jfr())) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), 1, 1, work, "notes", false);
       Jvm client = clients.getFirst();
       try {
-        opened = client.ask("open " + subscribers, "opened", 600);
-        System.out.println("policy: " + opened);
-        if (!opened.split(" ")[3].equals("0")) {
-          throw new IllegalStateException("policy: sockets failed to subscribe: " + opened);
-        }
+        System.out.println("policy: " + SocketBench.open(client, subscribers, 600, "policy: sockets"));
         for (String phase : List.of("warm-up", "measured")) {
           double length = phase.equals("warm-up") ? warmup : seconds;
           long n0 = node.jvm().cpuTicks();

@@ -90,6 +90,21 @@ final class SocketBench {
     return out;
   }
 
+  /**
+   * Opens {@code sockets} more sockets on {@code client} ({@link SocketClients}' {@code open}) and answers its
+   * {@code opened} line.
+   *
+   * @param what names the sockets in the failure, for example {@code "fanout: sockets"}
+   * @throws IllegalStateException when any socket failed to subscribe (the line says how many and the first cause)
+   */
+  static String open(Jvm client, int sockets, long timeoutSeconds, String what) throws InterruptedException {
+    String opened = client.ask("open " + sockets, "opened", timeoutSeconds);
+    if (!opened.split(" ")[3].equals("0")) {
+      throw new IllegalStateException(what + " failed to subscribe: " + opened);
+    }
+    return opened;
+  }
+
   /** Client JVMs needed for {@code sockets}. */
   static int clientJvms(int sockets) {
     return Math.max(1, (sockets + PER_CLIENT_JVM - 1) / PER_CLIENT_JVM);

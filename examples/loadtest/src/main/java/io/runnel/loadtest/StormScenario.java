@@ -51,11 +51,7 @@ public final class StormScenario implements Scenario {
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), size.tenants(), 1, work, "feed", true);
       Jvm client = clients.getFirst();
       try {
-        String opened = client.ask("open " + size.sockets(), "opened", 600);
-        System.out.println("storm: " + opened);
-        if (!opened.split(" ")[3].equals("0")) {
-          throw new IllegalStateException("storm: sockets failed to subscribe: " + opened);
-        }
+        System.out.println("storm: " + SocketBench.open(client, size.sockets(), 600, "storm: sockets"));
         before = Metrics.scrape(node.port());
         long n0 = node.jvm().cpuTicks();
         long c0 = client.cpuTicks();

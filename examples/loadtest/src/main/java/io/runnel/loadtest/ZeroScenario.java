@@ -189,10 +189,7 @@ public final class ZeroScenario implements Scenario {
         List<Jvm> clients = SocketBench.clients("runnel", node.port(), 1, 1, dir);
         Jvm client = clients.getFirst();
         try {
-          String opened = client.ask("open " + n, "opened", 300);
-          if (!opened.split(" ")[3].equals("0")) {
-            throw new IllegalStateException("zero: Runnel's sockets failed to subscribe: " + opened);
-          }
+          SocketBench.open(client, n, 300, "zero: Runnel's sockets");
           long nodeCpu = node.jvm().cpuTicks();
           long clientCpu = client.cpuTicks();
           long serverCpu = ServerCpu.ticks(postmaster);
