@@ -14,8 +14,14 @@ import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,8 +49,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       deploy drops them) and reconnects as the Runnel client does (equal-jitter backoff from 500 ms to 4 s; a
  *       browser cannot read a refused upgrade's {@code Retry-After}), subscribing with its cursor and held keys;
  *       answers {@code stormed <sockets> <delta> <snapshot> <failed> <attempts> <p50 nanos> <p99 nanos>
- *       <all live nanos> <upgraded p50 nanos> <upgraded p99 nanos>}: the first frame after each resubscribe ({@code patch}: resumed as a delta,
- *       {@code snapshot}), reconnect attempts in all, and the time from the cut until each was live;
+ *       <all live nanos> <upgraded p50 nanos> <upgraded p99 nanos>}: the first frame after each resubscribe
+ *       ({@code patch}: resumed as a delta, {@code snapshot}), reconnect attempts in all, and the time from the cut
+ *       until each was live and until its upgrade completed;
  *   <li>{@code listen <seconds>}: scenario 6, frames from the bare route's {@code blast}; answers
  *       {@code listening} once it forgot earlier frames, then {@link Receipts#result}
  *       with latencies from the frame's {@code sent} stamp (the same machine's monotonic clock) to receipt;
@@ -200,7 +207,7 @@ public final class SocketClients {
   private String storm(int pgPort, double rate, double lead, double most) throws Exception {
     sockets.forEach(ClientSocket::drain);
     sockets.forEach(ClientSocket::drainChars);
-    java.util.concurrent.atomic.AtomicReference<Exception> writerFailure = new AtomicReference<>();
+    AtomicReference<Exception> writerFailure = new AtomicReference<>();
     Thread writer = Thread.ofPlatform().name("storm-writer").start(() -> {
       try {
         FeedWriter.write(pgPort, FeedWriter.feed(tenants, perTenant()), rate, lead + 5, 1);
@@ -214,119 +221,133 @@ public final class SocketClients {
       old = new ArrayList<>(handles);
       handles.clear();
     }
-    var timers = java.util.concurrent.Executors.newScheduledThreadPool(2);
-    int n = sockets.size();
-    long[] live = new long[n];
-    long[] upgraded = new long[n];
-    String[] kind = new String[n];
-    java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(n);
-    AtomicInteger attempts = new AtomicInteger();
-    java.util.Random random = new java.util.Random(5);
-    ClientSocket[] resumed = new ClientSocket[n];
-    long cut = System.nanoTime();
+    Storm storm = new Storm(sockets);
     for (WebSocket ws : old) {
       ws.abort();
     }
-    for (int i = 0; i < n; i++) {
-      resumed[i] = sockets.get(i);
-      reconnect(i, resumed, 0, cut, live, upgraded, kind, settled, attempts, timers, random);
+    for (int i = 0; i < sockets.size(); i++) {
+      storm.reconnect(i, 0);
     }
-    boolean all = settled.await((long) (most * 1e9), TimeUnit.NANOSECONDS);
-    timers.shutdownNow();
+    boolean all = storm.settled.await((long) (most * 1e9), TimeUnit.NANOSECONDS);
+    storm.timers.shutdownNow();
     writer.join();
     if (writerFailure.get() != null) {
       throw writerFailure.get();
     }
     sockets.clear();
-    sockets.addAll(List.of(resumed));
-    int delta = 0;
-    int snapshot = 0;
-    int failed = 0;
-    long[] times = new long[n];
-    long[] upgrades = new long[n];
-    int t = 0;
-    long allLive = 0;
-    for (int i = 0; i < n; i++) {
-      String k = kind[i];
-      if (k == null || k.equals("failed")) {
-        failed++;
-        continue;
-      }
-      if (k.equals("patch")) {
-        delta++;
-      } else {
-        snapshot++;
-      }
-      upgrades[t] = upgraded[i] - cut;
-      times[t++] = live[i] - cut;
-      allLive = Math.max(allLive, live[i] - cut);
-    }
-    long[] samples = java.util.Arrays.copyOf(times, t);
-    long p50 = t == 0 ? -1 : Latencies.percentile(samples, 50);
-    long p99 = t == 0 ? -1 : Latencies.percentile(samples, 99);
-    long[] up = java.util.Arrays.copyOf(upgrades, t);
-    long u50 = t == 0 ? -1 : Latencies.percentile(up, 50);
-    long u99 = t == 0 ? -1 : Latencies.percentile(up, 99);
-    return "stormed " + n + " " + delta + " " + snapshot + " " + failed + " " + attempts.get() + " " + p50 + " " + p99
-        + " " + (all && failed == 0 ? allLive : -1) + " " + u50 + " " + u99;
+    sockets.addAll(List.of(storm.resumed));
+    return storm.result(all);
   }
 
-  private void reconnect(int i, ClientSocket[] resumed, int failures, long cut, long[] live, long[] upgraded,
-      String[] kind,
-      java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
-      java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
-    long cap = Math.min(4_000, 500L << Math.min(failures, 4));
-    long delay;
-    synchronized (random) {
-      delay = cap / 2 + (long) (random.nextDouble() * (cap - cap / 2));
-    }
-    try {
-      timers.schedule(() -> attempt(i, resumed, failures, cut, live, upgraded, kind, settled, attempts, timers, random), delay,
-          TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // the storm's time is up: counted as not live
-    }
-  }
+  /**
+   * One storm's reconnects: socket {@code i} of the storm is {@link #resumed}{@code [i]} (its last attempt's
+   * listener), and when it came back, how, from the cut (nanos).
+   */
+  private final class Storm {
+    final ClientSocket[] resumed;
+    final long[] live;
+    final long[] upgraded;
+    final String[] kind;
+    final CountDownLatch settled;
+    final AtomicInteger attempts = new AtomicInteger();
+    final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
+    final Random random = new Random(5);
+    final long cut = System.nanoTime();
 
-  private void attempt(int i, ClientSocket[] resumed, int failures, long cut, long[] live, long[] upgraded,
-      String[] kind,
-      java.util.concurrent.CountDownLatch settled, AtomicInteger attempts,
-      java.util.concurrent.ScheduledExecutorService timers, java.util.Random random) {
-    attempts.incrementAndGet();
-    String user = users.get(i);
-    // A listener of its own for each attempt (one whose handshake failed is never used again).
-    ClientSocket r = ClientSocket.resuming(resumed[i]);
-    WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30));
-    try {
-      b.header("Authorization", "Bearer " + token(user, "t" + r.tenant));
-    } catch (JOSEException e) {
-      throw new IllegalStateException(e);
+    Storm(List<ClientSocket> from) {
+      resumed = from.toArray(ClientSocket[]::new);
+      live = new long[resumed.length];
+      upgraded = new long[resumed.length];
+      kind = new String[resumed.length];
+      settled = new CountDownLatch(resumed.length);
     }
-    b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), r).whenComplete((ws, error) -> {
-      if (error != null) {
-        reconnect(i, resumed, failures + 1, cut, live, upgraded, kind, settled, attempts, timers, random);
-        return;
+
+    /** Schedules socket {@code i}'s next attempt after the client's backoff for {@code failures} failures so far. */
+    void reconnect(int i, int failures) {
+      long cap = Math.min(4_000, 500L << Math.min(failures, 4));
+      long delay;
+      synchronized (random) {
+        delay = cap / 2 + (long) (random.nextDouble() * (cap - cap / 2));
       }
-      upgraded[i] = System.nanoTime();
-      resumed[i] = r;
-      synchronized (handles) {
-        handles.add(ws);
+      try {
+        timers.schedule(() -> attempt(i, failures), delay, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        // the storm's time is up: counted as not live
       }
-      ws.sendText(sub(r.resumeCursor()), true);
-      r.first.whenComplete((frame, failure) -> {
-        String k = failure != null ? "failed" : frame.startsWith("{\"t\":\"patch\"") ? "patch"
-            : frame.startsWith("{\"t\":\"snapshot\"") ? "snapshot" : "failed";
-        if (k.equals("failed")) {
-          // Closed (an admission refusal after the upgrade, 1013) or refused: the client reconnects, and so does this.
-          ws.abort();
-          reconnect(i, resumed, failures + 1, cut, live, upgraded, kind, settled, attempts, timers, random);
+    }
+
+    private void attempt(int i, int failures) {
+      attempts.incrementAndGet();
+      // A listener of its own for each attempt (one whose handshake failed is never used again).
+      ClientSocket r = ClientSocket.resuming(resumed[i]);
+      WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30));
+      try {
+        b.header("Authorization", "Bearer " + token(users.get(i), "t" + r.tenant));
+      } catch (JOSEException e) {
+        throw new IllegalStateException(e);
+      }
+      b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), r).whenComplete((ws, error) -> {
+        if (error != null) {
+          reconnect(i, failures + 1);
           return;
         }
-        live[i] = System.nanoTime();
-        kind[i] = k;
-        settled.countDown();
+        upgraded[i] = System.nanoTime();
+        resumed[i] = r;
+        synchronized (handles) {
+          handles.add(ws);
+        }
+        ws.sendText(sub(r.resumeCursor()), true);
+        r.first.whenComplete((frame, failure) -> {
+          String k = failure != null ? "failed" : frame.startsWith("{\"t\":\"patch\"") ? "patch"
+              : frame.startsWith("{\"t\":\"snapshot\"") ? "snapshot" : "failed";
+          if (k.equals("failed")) {
+            // Closed (an admission refusal after the upgrade, 1013) or refused: the client reconnects, as this does.
+            ws.abort();
+            reconnect(i, failures + 1);
+            return;
+          }
+          live[i] = System.nanoTime();
+          kind[i] = k;
+          settled.countDown();
+        });
       });
-    });
+    }
+
+    /** The {@code stormed} line ({@code all}: every socket came back in time). */
+    String result(boolean all) {
+      int n = resumed.length;
+      int delta = 0;
+      int snapshot = 0;
+      int failed = 0;
+      long[] times = new long[n];
+      long[] upgrades = new long[n];
+      int t = 0;
+      long allLive = 0;
+      for (int i = 0; i < n; i++) {
+        String k = kind[i];
+        if (k == null || k.equals("failed")) {
+          failed++;
+          continue;
+        }
+        if (k.equals("patch")) {
+          delta++;
+        } else {
+          snapshot++;
+        }
+        upgrades[t] = upgraded[i] - cut;
+        times[t++] = live[i] - cut;
+        allLive = Math.max(allLive, live[i] - cut);
+      }
+      long[] samples = Arrays.copyOf(times, t);
+      long[] up = Arrays.copyOf(upgrades, t);
+      return "stormed " + n + " " + delta + " " + snapshot + " " + failed + " " + attempts.get() + " "
+          + percentile(samples, 50) + " " + percentile(samples, 99) + " " + (all && failed == 0 ? allLive : -1) + " "
+          + percentile(up, 50) + " " + percentile(up, 99);
+    }
+
+    private static long percentile(long[] samples, double p) {
+      return samples.length == 0 ? -1 : Latencies.percentile(samples, p);
+    }
   }
 
   private String listen(double seconds) throws InterruptedException {
