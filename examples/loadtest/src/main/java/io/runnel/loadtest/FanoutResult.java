@@ -1,5 +1,6 @@
 package io.runnel.loadtest;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -55,6 +56,19 @@ record FanoutResult(long changes, long periodNanos, long frames, long expected, 
 
   static String ms(long nanos) {
     return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
+  }
+
+  /**
+   * The cells of a fan-out table's row after its leading ones: committed changes/s, frames received / expected,
+   * {@code framesPerSecond}, mean frame bytes, p50, p99, max, and p50 / p99 from the statement sent (ms).
+   */
+  List<String> cells(double framesPerSecond) {
+    List<String> out = new ArrayList<>(List.of(String.format(Locale.ROOT, "%,.0f", changesPerSecond()),
+        String.format(Locale.ROOT, "%,d / %,d", frames, expected), String.format(Locale.ROOT, "%,.0f",
+        framesPerSecond), String.format(Locale.ROOT, "%.0f", frameBytes())));
+    out.addAll(latencies());
+    out.add(ms(sentP50) + " / " + ms(sentP99));
+    return out;
   }
 
   /** The latency cells: p50, p99, max in ms. */

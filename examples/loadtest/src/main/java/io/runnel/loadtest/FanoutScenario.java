@@ -94,14 +94,9 @@ public final class FanoutScenario implements Scenario {
           + " ms%n", p.name(), x.frames(), x.expected(), fps, FanoutResult.ms(x.p50()), FanoutResult.ms(x.p99()),
           FanoutResult.ms(x.max()));
       List<String> row = new ArrayList<>(List.of(paced ? p.name() : "flood (" + writers + " writers)",
-          paced ? String.format(Locale.ROOT, "%,.0f", size.rate()) : "unpaced",
-          String.format(Locale.ROOT, "%,.0f", x.changesPerSecond()), String.format(Locale.ROOT, "%,d / %,d",
-              x.frames(), x.expected()), String.format(Locale.ROOT, "%,.0f", fps),
-          String.format(Locale.ROOT, "%.0f", x.frameBytes())));
-      row.addAll(x.latencies());
-      row.add(FanoutResult.ms(x.sentP50()) + " / " + FanoutResult.ms(x.sentP99()));
-      row.addAll(List.of(SocketBench.seconds(p.nodeCpu()), SocketBench.seconds(p.clientCpu()),
-          SocketBench.seconds(p.serverCpu())));
+          paced ? String.format(Locale.ROOT, "%,.0f", size.rate()) : "unpaced"));
+      row.addAll(x.cells(fps));
+      row.addAll(p.cpu());
       rows.add(row);
     }
     List<String> notes = new ArrayList<>();
@@ -145,7 +140,8 @@ public final class FanoutScenario implements Scenario {
         "from the statement sent: p50 / p99 ms", "node CPU s", "clients CPU s", "server CPU s"), rows, notes);
   }
 
-  private static Phase phase(String name, Jvm node, Jvm client, long postmaster, String command, long timeout)
+  /** Asks {@code client} for {@code command}'s result line, reading each side's CPU around it. */
+  static Phase phase(String name, Jvm node, Jvm client, long postmaster, String command, long timeout)
       throws InterruptedException {
     long nodeCpu = node.cpuTicks();
     long clientCpu = client.cpuTicks();
@@ -157,5 +153,10 @@ public final class FanoutScenario implements Scenario {
 
   /** One phase's result and the CPU each side used over it, ticks. */
   record Phase(String name, FanoutResult result, long nodeCpu, long clientCpu, long serverCpu) {
+
+    /** The CPU cells: node, clients, server, seconds. */
+    List<String> cpu() {
+      return List.of(SocketBench.seconds(nodeCpu), SocketBench.seconds(clientCpu), SocketBench.seconds(serverCpu));
+    }
   }
 }

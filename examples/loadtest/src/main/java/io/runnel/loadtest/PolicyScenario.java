@@ -49,23 +49,16 @@ public final class PolicyScenario implements Scenario {
         System.out.println("policy: " + SocketBench.open(client, subscribers, 600, "policy: sockets"));
         for (String phase : List.of("warm-up", "measured")) {
           double length = phase.equals("warm-up") ? warmup : seconds;
-          long n0 = node.jvm().cpuTicks();
-          long c0 = client.cpuTicks();
-          long s0 = ServerCpu.ticks(postmaster);
-          r = FanoutResult.parse(client.ask("policy " + pg.port() + " " + rate + " " + length, "result",
-              (long) length + 120));
+          FanoutScenario.Phase p = FanoutScenario.phase(phase, node.jvm(), client, postmaster, "policy " + pg.port()
+              + " " + rate + " " + length, (long) length + 120);
+          r = p.result();
           System.out.printf(Locale.ROOT, "policy (%s): %,d of %,d frames, %,.0f frames/s, p50 %s ms, p99 %s ms,"
               + " max %s ms%n", phase, r.frames(), r.expected(), r.framesPerSecond(), FanoutResult.ms(r.p50()),
               FanoutResult.ms(r.p99()), FanoutResult.ms(r.max()));
           List<String> row = new ArrayList<>(List.of(phase, String.format(Locale.ROOT, "%,d", subscribers),
-              String.format(Locale.ROOT, "%,.0f", rate), String.format(Locale.ROOT, "%,.0f", r.changesPerSecond()),
-              String.format(Locale.ROOT, "%,d / %,d", r.frames(), r.expected()),
-              String.format(Locale.ROOT, "%,.0f", r.framesPerSecond()),
-              String.format(Locale.ROOT, "%.0f", r.frameBytes())));
-          row.addAll(r.latencies());
-          row.add(FanoutResult.ms(r.sentP50()) + " / " + FanoutResult.ms(r.sentP99()));
-          row.addAll(List.of(SocketBench.seconds(node.jvm().cpuTicks() - n0),
-              SocketBench.seconds(client.cpuTicks() - c0), SocketBench.seconds(ServerCpu.ticks(postmaster) - s0)));
+              String.format(Locale.ROOT, "%,.0f", rate)));
+          row.addAll(r.cells(r.framesPerSecond()));
+          row.addAll(p.cpu());
           rows.add(row);
         }
       } finally {
