@@ -65,6 +65,7 @@ public final class FanoutScenario implements Scenario {
     double floodSeconds = flags.positive("flood-seconds", 5, 15);
     int writers = (int) flags.positive("writers", 4, 4);
     List<Phase> phases = new ArrayList<>();
+    double dropped;
     try (DedicatedPostgres pg = SocketBench.postgres(work, size.tenants());
         SocketBench.Node node = SocketBench.node("runnel", pg.port(), work, flags.jfr())) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
@@ -76,8 +77,10 @@ public final class FanoutScenario implements Scenario {
             + warmup(flags), (long) warmup(flags) + 120));
         phases.add(phase("paced", node.jvm(), client, postmaster, "fanout " + pg.port() + " " + size.rate() + " "
             + size.seconds(), (long) size.seconds() + 120));
+        double droppedBefore = NodeCounters.scrape(node.port()).framesDropped();
         phases.add(phase("flood", node.jvm(), client, postmaster, "flood " + pg.port() + " " + writers + " "
             + floodSeconds, (long) floodSeconds + 120));
+        dropped = NodeCounters.scrape(node.port()).framesDropped() - droppedBefore;
       } finally {
         clients.forEach(Jvm::close);
       }
@@ -103,6 +106,10 @@ public final class FanoutScenario implements Scenario {
     notes.add(String.format(Locale.ROOT, "paced p99 %s ms (target ≤ 50 ms at 1,000 changes/s over 10,000 sockets:"
         + " %s%s)", FanoutResult.ms(r.p99()), r.p99() <= 50_000_000L ? "met" : "not met",
         size.sockets() == 10_000 && size.rate() == 1_000 ? "" : "; this run's size is not the target's"));
+    FanoutResult flood = phases.get(2).result();
+    notes.add(String.format(Locale.ROOT, "flood: %,d of %,d frames expected arrived; the node dropped %,.0f over a"
+        + " socket's outbound bound (runnel_frames_dropped_total; each such subscription is re-snapshotted once its"
+        + " socket drains, which the clients do not count as a patch)", flood.frames(), flood.expected(), dropped));
     java.nio.file.Path jfr = work.resolve("runnel-node.jfr");
     if (flags.jfr() && java.nio.file.Files.exists(jfr)) {
       notes.add(JfrTop.summarise(jfr, "runnel node", System.out));

@@ -1,17 +1,11 @@
 package io.runnel.loadtest;
 
 import io.runnel.testing.DedicatedPostgres;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Scenario 5, the reconnect storm: scenario 3's sockets and tenants ({@code --sockets}, {@code --tenants}) on a
@@ -40,8 +34,8 @@ public final class StormScenario implements Scenario {
     double lead = flags.positive("storm-lead", 3, 3);
     double most = 60;
     String stormed;
-    Metrics before;
-    Metrics after;
+    NodeCounters before;
+    NodeCounters after;
     long nodeCpu;
     long clientCpu;
     long serverCpu;
@@ -52,7 +46,7 @@ public final class StormScenario implements Scenario {
       Jvm client = clients.getFirst();
       try {
         System.out.println("storm: " + SocketBench.open(client, size.sockets(), 600, "storm: sockets"));
-        before = Metrics.scrape(node.port());
+        before = NodeCounters.scrape(node.port());
         long n0 = node.jvm().cpuTicks();
         long c0 = client.cpuTicks();
         long s0 = ServerCpu.ticks(postmaster);
@@ -61,7 +55,7 @@ public final class StormScenario implements Scenario {
         nodeCpu = node.jvm().cpuTicks() - n0;
         clientCpu = client.cpuTicks() - c0;
         serverCpu = ServerCpu.ticks(postmaster) - s0;
-        after = Metrics.scrape(node.port());
+        after = NodeCounters.scrape(node.port());
       } finally {
         clients.forEach(Jvm::close);
       }
@@ -79,14 +73,15 @@ public final class StormScenario implements Scenario {
     long upgraded50 = Long.parseLong(w[9]);
     long upgraded99 = Long.parseLong(w[10]);
     double deltaShare = 100.0 * delta / Math.max(1, sockets);
-    double nodeDelta = after.deltas - before.deltas;
-    double nodeSnapshot = after.snapshots - before.snapshots;
-    double reads = after.windowReads - before.windowReads;
+    double nodeDelta = after.deltas() - before.deltas();
+    double nodeSnapshot = after.snapshots() - before.snapshots();
+    double reads = after.windowReads() - before.windowReads();
     List<String> row = List.of(String.format(Locale.ROOT, "%,d", sockets),
         String.format(Locale.ROOT, "%,d (%.2f %%)", delta, deltaShare), String.format(Locale.ROOT, "%,d", snapshot),
         String.format(Locale.ROOT, "%,d", failed), String.format(Locale.ROOT, "%,.0f / %,.0f", nodeDelta, nodeSnapshot),
         String.format(Locale.ROOT, "%,.0f", reads), String.format(Locale.ROOT, "%,d", attempts),
-        FanoutResult.ms(upgraded50) + " / " + FanoutResult.ms(upgraded99), FanoutResult.ms(p50), FanoutResult.ms(p99), allLive < 0 ? "not all" : FanoutResult.ms(allLive),
+        FanoutResult.ms(upgraded50) + " / " + FanoutResult.ms(upgraded99), FanoutResult.ms(p50), FanoutResult.ms(p99),
+        allLive < 0 ? "not all" : FanoutResult.ms(allLive),
         SocketBench.seconds(nodeCpu), SocketBench.seconds(clientCpu), SocketBench.seconds(serverCpu));
     List<String> notes = new ArrayList<>();
     boolean deltasMet = deltaShare >= 99.0;
@@ -119,47 +114,8 @@ public final class StormScenario implements Scenario {
             + " writer's start until every socket is live and the writer has stopped");
     return new Section(name(), "Reconnect storm", conditions, List.of("sockets", "resumed as a delta",
         "snapshots", "not live", "node resumes delta / snapshot", "window reads", "connect attempts",
-        "upgraded after p50 / p99 ms", "time to live p50 ms", "p99 ms", "all live after ms", "node CPU s", "clients CPU s", "server CPU s"),
+        "upgraded after p50 / p99 ms", "time to live p50 ms", "p99 ms", "all live after ms", "node CPU s",
+        "clients CPU s", "server CPU s"),
         List.of(row), notes);
-  }
-
-  /** The node's counters the storm reads from {@code /metrics}. */
-  record Metrics(double deltas, double snapshots, double windowReads) {
-
-    private static final Pattern RESUMES = Pattern.compile(
-        "(?m)^runnel_resumes_total\\{[^}]*path=\"(delta|snapshot)\"[^}]*\\} ([0-9.eE+-]+)$");
-    private static final Pattern READS = Pattern.compile("(?m)^runnel_window_reads_total(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
-
-    static Metrics scrape(int port) throws Exception {
-      try (HttpClient http = HttpClient.newHttpClient()) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-            .build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("storm: /metrics answered " + r.statusCode());
-        }
-        return parse(r.body());
-      }
-    }
-
-    /** Reads the counters from Prometheus text. @throws IllegalStateException when a series is missing */
-    static Metrics parse(String text) {
-      double deltas = -1;
-      double snapshots = -1;
-      Matcher m = RESUMES.matcher(text);
-      while (m.find()) {
-        double v = Double.parseDouble(m.group(2));
-        if (m.group(1).equals("delta")) {
-          deltas = v;
-        } else {
-          snapshots = v;
-        }
-      }
-      Matcher r = READS.matcher(text);
-      if (deltas < 0 || snapshots < 0 || !r.find()) {
-        throw new IllegalStateException("storm: /metrics lacks runnel_resumes_total{path} or"
-            + " runnel_window_reads_total");
-      }
-      return new Metrics(deltas, snapshots, Double.parseDouble(r.group(1)));
-    }
   }
 }

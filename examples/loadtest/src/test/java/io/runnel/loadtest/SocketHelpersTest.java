@@ -130,13 +130,14 @@ class SocketHelpersTest {
   void theStormReadsResumesAndWindowReadsFromPrometheusText() {
     String text = "# HELP runnel_resumes_total x\n# TYPE runnel_resumes_total counter\n"
         + "runnel_resumes_total{path=\"delta\"} 9990.0\nrunnel_resumes_total{path=\"snapshot\"} 10.0\n"
-        + "runnel_window_reads_total 1000.0\n";
-    StormScenario.Metrics m = StormScenario.Metrics.parse(text);
+        + "runnel_window_reads_total 1000.0\nrunnel_frames_dropped_total 7.0\n";
+    NodeCounters m = NodeCounters.parse(text);
     assertAll(
         () -> assertEquals(9990.0, m.deltas()),
         () -> assertEquals(10.0, m.snapshots()),
         () -> assertEquals(1000.0, m.windowReads()),
-        () -> assertThrows(IllegalStateException.class, () -> StormScenario.Metrics.parse("runnel_windows 1.0\n"),
+        () -> assertEquals(7.0, m.framesDropped()),
+        () -> assertThrows(IllegalStateException.class, () -> NodeCounters.parse("runnel_windows 1.0\n"),
             "a missing series is an error, not a zero"));
   }
 
