@@ -86,11 +86,14 @@ public final class Select {
   /**
    * This select limited to {@code limit} records.
    *
-   * @throws DeclarationException ({@code X_QUERY_DECLARATION_INVALID}) unless 1 ≤ limit ≤ 10,000
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}, the path {@code posts.limit}) unless 1 ≤ limit ≤ 10,000:
+   *     a limit, like a filter's values, may come from the input ({@code .limit(in.count())}), so it is the request's
+   *     error, not the app's
    */
   public Select limit(int limit) {
     if (limit < 1 || limit > MAX_LIMIT) {
-      throw invalid("Limit " + limit + " is out of range.", "Use a limit from 1 to " + MAX_LIMIT + ".");
+      throw new InputInvalidException(entity.name() + ".limit", "is " + limit + ", out of range",
+          "Ask for a limit from 1 to " + MAX_LIMIT + ".");
     }
     return new Select(entity, filter, orders, limit);
   }

@@ -81,8 +81,6 @@ class DeclarationRefusalTest {
         () -> refused(bad, "'likes'", () -> select(POSTS).where(like("likes", "1%"))),
         () -> refused(bad, "'meta'", () -> select(POSTS).orderBy(asc("meta"))),
         () -> refused(bad, "twice", () -> select(POSTS).orderBy(asc("title"), asc("title"))),
-        () -> refused(bad, "Limit 0", () -> select(POSTS).limit(0)),
-        () -> refused(bad, "Limit 10001", () -> select(POSTS).limit(10_001)),
         () -> refused(bad, "'Feed!'", () -> QueryRef.live("Feed!", OrgInput.CODEC, in -> select(POSTS))));
   }
 
@@ -115,7 +113,10 @@ class DeclarationRefusalTest {
             () -> select(POSTS).where(in("likes", Collections.nCopies(101, 1)))),
         () -> inputRefused("posts.title", "escape", () -> select(POSTS).where(like("title", "50\\"))),
         () -> inputRefused("posts.title", "escape",
-            () -> select(POSTS).where(Filter.not(Filter.ilike("title", "\\\\\\")))));
+            () -> select(POSTS).where(Filter.not(Filter.ilike("title", "\\\\\\")))),
+        () -> inputRefused("posts.limit", "0", () -> select(POSTS).limit(0)),
+        () -> inputRefused("posts.limit", "10001", () -> select(POSTS).limit(10_001)),
+        () -> inputRefused("posts.limit", "-1", () -> select(POSTS).where(eq("likes", 1)).limit(-1)));
   }
 
   @Test
