@@ -259,24 +259,62 @@ class ChannelsAcrossNodesTest {
   }
 
   @Test
-  void whileTheBusIsDownAJoinOfANewTopicIsRefusedAndAnEventStillReachesThisNodesMembers(@TempDir Path dir)
+  void whileTheBusIsDownANewTopicIsHeldOnThisNodeAloneAndListensAcrossNodesOnceTheBusIsBack(@TempDir Path dir)
       throws Exception {
-    try (NatsServer own = NatsServer.start(dir, Map.of()); Node a = node("a8", reconnecting(own))) {
+    try (NatsServer own = NatsServer.start(dir, Map.of()); Node a = node("a8", reconnecting(own));
+        Node b = node("b8", reconnecting(own))) {
       SocketClient ada = a.f().connect("ada@acme");
       ada.send(join("room.d8", null));
       ada.next();
       own.kill();
-      ada.send(join("room.d8-new", null));
-      JsonObject refused = ada.next();
-      HttpResponse<String> sent = a.f().event("bob@acme", "room.d8", event("typing", "1"));
+      ada.send(join("room.d8-new", meta("Ada")));
+      JsonObject roster = ada.next();
+      HttpResponse<String> sent = a.f().event("bob@acme", "room.d8-new", event("typing", "1"));
       JsonObject heard = ada.next();
       own.startAgain();
+      SocketClient bob = b.f().connect("bob@acme");
+      bob.send(join("room.d8-new", meta("Bob")));
+      bob.next();
+      // Node a listens again once its transport is back, and asks for the seats: bob's reaches it, and ada's b.
+      a.heard().seated("room.d8-new", "bob");
+      b.heard().seated("room.d8-new", "ada");
+      HttpResponse<String> fromB = b.f().event("bob@acme", "room.d8-new", event("typing", "2"));
+      JsonObject acrossNodes = ada.next();
       assertAll(
-          () -> assertEquals("refuse", t(refused), refused.toString()),
-          () -> assertEquals("X_TRANSPORT_UNAVAILABLE", str(refused, "code"), refused.toString()),
-          () -> assertEquals("room.d8-new", str(refused, "topic")),
+          () -> assertEquals("presence", t(roster), "the join is accepted while the bus is down: " + roster),
           () -> assertEquals("{\"delivered\":1}", sent.body(), "the bus is down; this node's member still hears"),
-          () -> assertEquals("event", t(heard)));
+          () -> assertEquals("event", t(heard)),
+          () -> assertEquals("{\"delivered\":1}", fromB.body()),
+          () -> assertEquals("event", t(acrossNodes), "an event from the other node arrives once a listens"),
+          () -> assertEquals("2", acrossNodes.get("payload").toString(), acrossNodes.toString()));
+    }
+  }
+
+  @Test
+  void aSeatsLateSeatedNeverBringsBackASeatThatLeftAndAnUnstampedOneStillApplies() throws Exception {
+    InProcessTransport shared = InProcessTransport.create();
+    try (Node a = node("a9", shared); Node b = node("b9", shared)) {
+      SocketClient ada = a.f().connect("ada@acme");
+      ada.send(join("room.s9", meta("Ada")));
+      ada.next();
+      TransportChannelBus fromB = new TransportChannelBus(shared);
+      // As two threads of node b may publish them: bob's leave (stamp 7) overtakes the seated of his join (stamp 6).
+      fromB.publish(new ChannelMessage.Unseated("b9", "room.s9", "b9/s1", 7));
+      a.heard().unseated("room.s9");
+      fromB.publish(new ChannelMessage.Seated("b9", "room.s9", "b9/s1", "bob", meta("Bob"), 1, 6));
+      a.heard().seated("room.s9", "bob");
+      // A seat of a newer state joins; one without a stamp (a node of an earlier release) is applied as it comes.
+      fromB.publish(new ChannelMessage.Seated("b9", "room.s9", "b9/s2", "cyd", meta("Cyd"), 1, 8));
+      a.heard().seated("room.s9", "cyd");
+      fromB.publish(new ChannelMessage.Seated("b9", "room.s9", "b9/s3", "dee", meta("Dee"), 1, 0));
+      a.heard().seated("room.s9", "dee");
+      flush(a);
+      JsonObject diff = ada.next();
+      assertAll(
+          () -> assertEquals("presence-diff", t(diff), diff.toString()),
+          () -> assertEquals(List.of("cyd", "dee"), keys(diff, "joins").stream().sorted().toList(),
+              "bob left before his late seated arrived: " + diff),
+          () -> assertEquals(3, num(diff, "total"), diff.toString()));
     }
   }
 

@@ -37,6 +37,9 @@ public interface ChannelBus extends AutoCloseable {
   /**
    * Hands {@code handler} what other nodes publish on {@code topic}, one message at a time in publish order, from
    * the moment this returns until the returned stop runs. The hub listens while the node holds the topic.
+   *
+   * @throws ChannelException {@code X_TRANSPORT_UNAVAILABLE} when the bus is down: the hub holds the topic on this node
+   *     alone meanwhile and listens again once the bus is back
    */
   Runnable listen(String topic, Consumer<ChannelMessage> handler);
 

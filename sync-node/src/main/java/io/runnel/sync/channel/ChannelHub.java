@@ -11,6 +11,7 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -45,17 +47,26 @@ import java.util.concurrent.atomic.LongAdder;
  * applied here. A node that starts holding a topic asks the others for their seats; every node announces its own
  * seats again every third of the presence TTL ({@link ChannelLimits#presenceTtlMs()}), and another node's seat not
  * announced within the TTL leaves (its node died without a goodbye); after a bus reconnect (a gap) the hub
- * announces its seats and asks again.
+ * announces its seats and asks again. A topic first claimed while the bus is down is held on this node alone and
+ * listens once the bus is back (a join is never refused for the bus's sake). Each seat change carries the node's
+ * stamp, taken under the topic's lock, so another node applies one seat's changes in the order they were made even
+ * when two threads publish them in the other order (a join's seat and the leave right after it, an announce and a
+ * leave).
  *
  * <p>Locks: a socket's own state, then a topic's; never the other way round.
  */
 public final class ChannelHub implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(ChannelHub.class.getName());
 
   /** How often the timed work runs (diffs, heartbeat timeouts), milliseconds. */
   static final long TICK_MS = 50;
 
   /** Heartbeats a seat may miss before it leaves. */
   static final int HEARTBEATS_BEFORE_LEAVE = 3;
+
+  /** How often the ticker retries listening on topics claimed while the bus was down, milliseconds. */
+  static final long RELISTEN_MS = 1000;
 
   /** Characters of frame text every records topic's ring may keep together on one node (64 Mi). */
   static final long RING_BUDGET_CHARS = 64L * 1024 * 1024;
@@ -78,6 +89,10 @@ public final class ChannelHub implements AutoCloseable {
   private final long silenceMs;
   private final long presenceTtlMs;
   private volatile long announcedAt;
+  private volatile long relistenedAt;
+  private final AtomicBoolean relistening = new AtomicBoolean();
+  /** The node's seat stamps ({@link ChannelMessage}): from its clock in microseconds, rising by one per change. */
+  private final java.util.concurrent.atomic.AtomicLong stamps;
   private final ChannelLimits limits;
   private final ChannelBus bus;
   private final Ticker ticker;
@@ -98,6 +113,8 @@ public final class ChannelHub implements AutoCloseable {
     this.limits = b.limits;
     this.presenceTtlMs = b.limits.presenceTtlMs();
     this.announcedAt = b.clock.millis();
+    this.relistenedAt = b.clock.millis();
+    this.stamps = new java.util.concurrent.atomic.AtomicLong(b.clock.millis() * 1000);
     this.bus = b.bus;
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
@@ -186,15 +203,15 @@ public final class ChannelHub implements AutoCloseable {
     }
     Topic claimed = null;
     boolean joined = false;
+    long seatedAs = -1;
     try {
-      claimed = topics.claim(resolved, r -> new Topic(r, counts, ringBudget));
+      claimed = topics.claim(resolved, r -> new Topic(r, counts, ringBudget, stamps::incrementAndGet));
       resolved.admit(member.actor(), "joining");
       // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
       // and the topic stops listening with its last claim.
-      if (claimed.listen(bus, this::remote)) {
-        bus.publish(new ChannelMessage.RosterRequest(nodeId, topic));
-      }
-      joined = commit(held, claimed, cursor, presence, now);
+      listen(claimed);
+      seatedAs = commit(held, claimed, cursor, presence, now);
+      joined = seatedAs >= 0;
     } finally {
       if (!joined) {
         synchronized (held) {
@@ -208,21 +225,22 @@ public final class ChannelHub implements AutoCloseable {
         }
       }
     }
-    if (joined && presence != null) {
-      bus.publish(new ChannelMessage.Seated(nodeId, topic, seat(member), key(member), presence, now));
+    if (seatedAs > 0) {
+      bus.publish(new ChannelMessage.Seated(nodeId, topic, seat(member), key(member), presence, now, seatedAs));
     }
   }
 
-  private boolean commit(Held held, Topic topic, @Nullable ChannelCursor cursor, @Nullable JsonObject presence,
+  /** Adds the member to the topic it reserved: the seat's stamp when it was seated, 0 when not, -1 when too late. */
+  private long commit(Held held, Topic topic, @Nullable ChannelCursor cursor, @Nullable JsonObject presence,
       long now) {
     synchronized (held) {
       held.pending.remove(topic.name());
       if (held.closed || !held.member.open()) {
-        return false;
+        return -1;
       }
-      topic.add(held.member, seat(held.member), key(held.member), presence, now, cursor);
+      long stamp = topic.add(held.member, seat(held.member), key(held.member), presence, now, cursor);
       held.topics.add(topic.name());
-      return true;
+      return stamp;
     }
   }
 
@@ -232,8 +250,9 @@ public final class ChannelHub implements AutoCloseable {
       leaveHeld(held, name);
       throw noPresence(topic.resolved);
     }
-    if (topic.refresh(seat(held.member), key(held.member), presence, now)) {
-      bus.publish(new ChannelMessage.Seated(nodeId, name, seat(held.member), key(held.member), presence, now));
+    long stamp = topic.refresh(seat(held.member), key(held.member), presence, now);
+    if (stamp > 0) {
+      bus.publish(new ChannelMessage.Seated(nodeId, name, seat(held.member), key(held.member), presence, now, stamp));
     }
   }
 
@@ -251,10 +270,10 @@ public final class ChannelHub implements AutoCloseable {
     if (!held.topics.remove(name)) {
       return;
     }
-    boolean seated = Objects.requireNonNull(topics.get(name)).remove(held.member, seat(held.member));
+    long stamp = Objects.requireNonNull(topics.get(name)).remove(held.member, seat(held.member));
     topics.release(name);
-    if (seated) {
-      bus.publish(new ChannelMessage.Unseated(nodeId, name, seat(held.member)));
+    if (stamp > 0) {
+      bus.publish(new ChannelMessage.Unseated(nodeId, name, seat(held.member), stamp));
     }
   }
 
@@ -370,15 +389,59 @@ public final class ChannelHub implements AutoCloseable {
     }
   }
 
+  /**
+   * Listens on the bus for the other nodes' messages of {@code topic}, and asks them for their seats, unless it
+   * already does. When the bus is down the topic goes on on this node alone (its members hear each other's events and
+   * presence) and stays deaf until {@link #relisten} gets through: a join is never refused for the bus's sake.
+   */
+  private void listen(Topic topic) {
+    try {
+      if (topic.listen(bus, this::remote)) {
+        bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
+      }
+    } catch (ChannelException e) {
+      if (e.code() != ErrorCode.X_TRANSPORT_UNAVAILABLE) {
+        throw e;
+      }
+      LOG.log(Level.DEBUG, () -> "Topic '" + ChannelException.echo(topic.name()) + "' is held on this node alone"
+          + " until the bus is back: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Topics that could not listen while the bus was down listen now, on a thread of their own (a subscription may wait
+   * for the bus); one pass at a time. Called after a bus reconnect and every {@link #RELISTEN_MS} from the ticker.
+   */
+  private void relisten() {
+    if (!relistening.compareAndSet(false, true)) {
+      return;
+    }
+    Thread.ofVirtual().name("channel-relisten").start(() -> {
+      try {
+        for (Topic topic : topics.all()) {
+          if (topic.deaf()) {
+            listen(topic);
+          }
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Listening again on topics held while the bus was down failed; the next tick retries: "
+            + e);
+      } finally {
+        relistening.set(false);
+      }
+    });
+  }
+
   /** Publishes this node's seats of {@code topic} again, for the other nodes (a request, or their refresh). */
   private void announce(Topic topic) {
     for (PresenceRoster.LocalSeat s : topic.localSeats()) {
-      bus.publish(new ChannelMessage.Seated(nodeId, topic.name(), s.seat(), s.key(), s.meta(), s.since()));
+      bus.publish(new ChannelMessage.Seated(nodeId, topic.name(), s.seat(), s.key(), s.meta(), s.since(), s.stamp()));
     }
   }
 
   /** The bus came back from a gap: announce this node's seats and ask the others for theirs again. */
   private void reconnected() {
+    relisten();
     for (Topic topic : topics.all()) {
       announce(topic);
       bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
@@ -394,11 +457,19 @@ public final class ChannelHub implements AutoCloseable {
     long now = clock.millis();
     List<ChannelMessage> left = new ArrayList<>();
     for (Topic topic : topics.all()) {
-      for (String seat : topic.tick(now, now - silenceMs, now - presenceTtlMs)) {
-        left.add(new ChannelMessage.Unseated(nodeId, topic.name(), seat));
-      }
+      topic.tick(now, now - silenceMs, now - presenceTtlMs)
+          .forEach((seat, stamp) -> left.add(new ChannelMessage.Unseated(nodeId, topic.name(), seat, stamp)));
     }
     left.forEach(bus::publish);
+    if (now - relistenedAt >= RELISTEN_MS) {
+      relistenedAt = now;
+      for (Topic topic : topics.all()) {
+        if (topic.deaf()) {
+          relisten();
+          break;
+        }
+      }
+    }
     if (now - announcedAt >= presenceTtlMs / 3) {
       announcedAt = now;
       topics.all().forEach(this::announce);

@@ -9,6 +9,13 @@ import java.util.Objects;
  * that joined, changed its meta or left. A seat is one socket's place in a roster, {@code <node id>/<socket id>},
  * so seats of one actor on several nodes never collide. A node that starts holding a topic asks the others for
  * their seats ({@link RosterRequest}), and each answers with its {@link Seated} messages again.
+ *
+ * <p>Stamps: a node stamps each seat change, and each announce of a seat, from one counter that only rises (it
+ * starts at the node's clock in microseconds), taken under the topic's lock where the change is made. Messages of one
+ * seat may be published by different threads in another order than they were made (a join's {@code seated} and the
+ * leave right after it, an announce and a leave); a receiver applies a seat's message only when its stamp is above the
+ * last one it applied or saw leave, so a late {@code seated} never brings back a seat that left. Stamp 0 is always
+ * applied.
  */
 public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMessage.Seated, ChannelMessage.Unseated,
     ChannelMessage.RosterRequest {
@@ -46,8 +53,9 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
    * @param key the presence key the seat is tracked under
    * @param meta the seat's meta
    * @param since when the seat joined, epoch milliseconds
+   * @param stamp the origin's stamp of this state of the seat (see {@link ChannelMessage}), or 0 when unknown
    */
-  record Seated(String origin, String topic, String seat, String key, JsonObject meta, long since)
+  record Seated(String origin, String topic, String seat, String key, JsonObject meta, long since, long stamp)
       implements ChannelMessage {
     /** @throws NullPointerException for a missing part */
     public Seated {
@@ -57,6 +65,11 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(meta, "meta");
     }
+
+    /** A seat change without a stamp (always applied). */
+    public Seated(String origin, String topic, String seat, String key, JsonObject meta, long since) {
+      this(origin, topic, seat, key, meta, since, 0);
+    }
   }
 
   /**
@@ -65,13 +78,19 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
    * @param origin the publishing node
    * @param topic the topic
    * @param seat {@code <node id>/<socket id>}
+   * @param stamp the origin's stamp of the leave (see {@link ChannelMessage}), or 0 when unknown
    */
-  record Unseated(String origin, String topic, String seat) implements ChannelMessage {
+  record Unseated(String origin, String topic, String seat, long stamp) implements ChannelMessage {
     /** @throws NullPointerException for a missing part */
     public Unseated {
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(seat, "seat");
+    }
+
+    /** A leave without a stamp (always applied). */
+    public Unseated(String origin, String topic, String seat) {
+      this(origin, topic, seat, 0);
     }
   }
 

@@ -15,8 +15,14 @@ import java.util.Map;
  * grouped under their presence keys. A key is in the roster while it has a seat. It shows the meta its seats set
  * last (last write wins), and {@code since} is when its oldest seat present joined; two tabs of one actor are one
  * member. Not thread-safe: its {@link Topic} guards it.
+ *
+ * <p>Another node's seat keeps the stamp of the last message applied to it, and a seat that left keeps its leave's
+ * stamp for the presence TTL ({@link #fresh}, {@link #left}), so older messages of a seat are known as such.
  */
 final class PresenceRoster {
+
+  /** The stamp a seat left with, and when (epoch ms), kept for the presence TTL. */
+  private record Left(long stamp, long at) {}
 
   /** One socket's place: its key, meta, when it joined, the order its meta was set in, and when it was heard. */
   private record Seat(String key, JsonObject meta, long since, long order, long heardAt, boolean local) {}
@@ -25,6 +31,8 @@ final class PresenceRoster {
       Comparator.comparingLong(PresenceMember::since).thenComparing(PresenceMember::key);
 
   private final Map<String, Seat> seats = new HashMap<>();
+  private final Map<String, Long> stamps = new HashMap<>();
+  private final Map<String, Left> left = new HashMap<>();
   private final Map<String, Map<String, Seat>> keys = new LinkedHashMap<>();
   private long order;
 
@@ -56,7 +64,7 @@ final class PresenceRoster {
   String seat(String seat, String key, JsonObject meta, long since, long now, boolean local) {
     Seat old = seats.get(seat);
     if (old != null && !old.key().equals(key)) {
-      unseat(seat);
+      remove(seat);
       old = null;
     }
     Seat next;
@@ -70,6 +78,36 @@ final class PresenceRoster {
     seats.put(seat, next);
     keys.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(seat, next);
     return key;
+  }
+
+  /**
+   * Whether a message of another node's {@code seat} stamped {@code stamp} is newer than every message of that seat
+   * applied here, its leave included; a message without a stamp (0) always is. A fresh stamp is remembered.
+   */
+  boolean fresh(String seat, long stamp) {
+    if (stamp == 0) {
+      return true;
+    }
+    Long last = stamps.get(seat);
+    Left gone = left.get(seat);
+    if ((last != null && stamp <= last) || (gone != null && stamp <= gone.stamp())) {
+      return false;
+    }
+    stamps.put(seat, stamp);
+    return true;
+  }
+
+  /** Another node's {@code seat} left with {@code stamp} at {@code now} (it may never have been seated here). */
+  void left(String seat, long stamp, long now) {
+    unseat(seat);
+    if (stamp != 0) {
+      left.put(seat, new Left(stamp, now));
+    }
+  }
+
+  /** Forgets the leaves older than {@code before} (epoch ms): no message of theirs is still on its way. */
+  void forgetLeftBefore(long before) {
+    left.values().removeIf(l -> l.at() < before);
   }
 
   /** Whether {@code seat} is seated. */
@@ -97,6 +135,11 @@ final class PresenceRoster {
 
   /** Removes {@code seat}; returns its key, or null when it was not seated. */
   @Nullable String unseat(String seat) {
+    stamps.remove(seat);
+    return remove(seat);
+  }
+
+  private @Nullable String remove(String seat) {
     Seat s = seats.remove(seat);
     if (s == null) {
       return null;
@@ -109,15 +152,15 @@ final class PresenceRoster {
     return s.key();
   }
 
-  /** One of this node's seats as the other nodes are told of it. */
-  record LocalSeat(String seat, String key, JsonObject meta, long since) {}
+  /** One of this node's seats as the other nodes are told of it, with the stamp of this telling. */
+  record LocalSeat(String seat, String key, JsonObject meta, long since, long stamp) {}
 
-  /** This node's seats, to announce to the other nodes. */
-  List<LocalSeat> localSeats() {
+  /** This node's seats, to announce to the other nodes, each stamped by {@code stamps}. */
+  List<LocalSeat> localSeats(java.util.function.LongSupplier stamps) {
     List<LocalSeat> out = new ArrayList<>();
     seats.forEach((id, s) -> {
       if (s.local()) {
-        out.add(new LocalSeat(id, s.key(), s.meta(), s.since()));
+        out.add(new LocalSeat(id, s.key(), s.meta(), s.since(), stamps.getAsLong()));
       }
     });
     return out;

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One topic the node holds: its member sockets, its presence roster, and the roster changes not yet sent. Every
@@ -76,6 +77,7 @@ final class Topic {
   int claims;
   private final LongAdder dropped;
   private final Counts counts;
+  private final LongSupplier stamps;
   /** The records numbering, or null when the channel carries no records. */
   private final @Nullable RecordsLog log;
   private final Map<String, Membership> members = new LinkedHashMap<>();
@@ -85,10 +87,15 @@ final class Topic {
   private long flushedVersion;
   private long flushedAt = Long.MIN_VALUE / 2;
   private @Nullable Runnable listening;
+  private boolean subscribing;
   private boolean closed;
 
-  Topic(ResolvedTopic resolved, Counts counts, RecordsLog.Budget budget) {
+  /**
+   * @param stamps the node's seat stamps ({@link ChannelMessage}), rising; taken under this topic's lock
+   */
+  Topic(ResolvedTopic resolved, Counts counts, RecordsLog.Budget budget, LongSupplier stamps) {
     this.resolved = resolved;
+    this.stamps = stamps;
     this.counts = counts;
     this.dropped = counts.dropped();
     this.log = resolved.channel().records().isEmpty() ? null : new RecordsLog(resolved.topic(), budget);
@@ -99,16 +106,43 @@ final class Topic {
   }
 
   /**
-   * Listens on {@code bus} for other nodes' messages of this topic, unless already listening or closed.
+   * Listens on {@code bus} for other nodes' messages of this topic, unless already listening (or subscribing), or
+   * closed.
    *
    * @return true when it started listening now (the node is to ask the others for their seats)
+   * @throws ChannelException as {@link ChannelBus#listen} ({@code X_TRANSPORT_UNAVAILABLE}: the topic stays deaf)
    */
-  synchronized boolean listen(ChannelBus bus, Consumer<ChannelMessage> handler) {
-    if (listening == null && !closed) {
-      listening = bus.listen(name(), handler);
-      return true;
+  boolean listen(ChannelBus bus, Consumer<ChannelMessage> handler) {
+    synchronized (this) {
+      if (listening != null || subscribing || closed) {
+        return false;
+      }
+      subscribing = true;
     }
+    // Outside the lock: a subscription across nodes may wait for the bus, and events and diffs go on meanwhile.
+    Runnable handle;
+    try {
+      handle = bus.listen(name(), handler);
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        subscribing = false;
+      }
+      throw e;
+    }
+    synchronized (this) {
+      subscribing = false;
+      if (!closed) {
+        listening = handle;
+        return true;
+      }
+    }
+    handle.run();
     return false;
+  }
+
+  /** Whether the topic is open and holds no subscription to the bus (the bus was down when it tried). */
+  synchronized boolean deaf() {
+    return listening == null && !subscribing && !closed;
   }
 
   /** Whether the channel carries records. */
@@ -131,11 +165,15 @@ final class Topic {
   /**
    * Adds {@code member}, seats it when {@code meta} is given, and sends it the roster; on a records channel then
    * the frames its {@code cursor} missed when this node still has them all in the cursor's epoch, else {@code gap}.
+   *
+   * @return the seat's stamp when it was seated (the other nodes are to be told), else 0
    */
-  synchronized void add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now,
+  synchronized long add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now,
       @Nullable ChannelCursor cursor) {
+    long stamp = 0;
     if (meta != null) {
       change(key, () -> roster.seat(seat, key, meta, now, now, true));
+      stamp = stamps.getAsLong();
     }
     Membership m = new Membership(member);
     members.put(member.id(), m);
@@ -152,6 +190,7 @@ final class Topic {
         }
       }
     }
+    return stamp;
   }
 
   /**
@@ -209,25 +248,29 @@ final class Topic {
    * A repeated join of a held topic, the presence heartbeat: marks the seat heard and, with a meta, seats it or sets
    * its meta. Sends nothing itself.
    *
-   * @return true when the seat joined or changed its meta (the other nodes are to be told)
+   * @return the stamp of the change when the seat joined or changed its meta (the other nodes are to be told), else 0
    */
-  synchronized boolean refresh(String seat, String key, @Nullable JsonObject meta, long now) {
+  synchronized long refresh(String seat, String key, @Nullable JsonObject meta, long now) {
     if (meta == null) {
       roster.heard(seat, now);
-      return false;
+      return 0;
     }
-    return change(key, () -> roster.seat(seat, key, meta, now, now, true));
+    return change(key, () -> roster.seat(seat, key, meta, now, now, true)) ? stamps.getAsLong() : 0;
   }
 
-  /** Removes {@code member}; returns true when it had a seat (the other nodes are to be told it left). */
-  synchronized boolean remove(ChannelMember member, String seat) {
+  /**
+   * Removes {@code member}.
+   *
+   * @return the stamp of its leave when it had a seat (the other nodes are to be told it left), else 0
+   */
+  synchronized long remove(ChannelMember member, String seat) {
     members.remove(member.id());
     String key = roster.keyOf(seat);
     if (key == null) {
-      return false;
+      return 0;
     }
     change(key, () -> roster.unseat(seat));
-    return true;
+    return stamps.getAsLong();
   }
 
   /**
@@ -238,21 +281,28 @@ final class Topic {
     switch (message) {
       case ChannelMessage.Event e ->
           deliver(FrameCodec.encode(new OutboundFrame.Event(e.topic(), e.event(), e.payload())));
-      case ChannelMessage.Seated s ->
+      case ChannelMessage.Seated s -> {
+        if (roster.fresh(s.seat(), s.stamp())) {
           change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), now, false));
+        }
+      }
       case ChannelMessage.Unseated u -> {
-        String key = roster.keyOf(u.seat());
-        if (key != null) {
-          change(key, () -> roster.unseat(u.seat()));
+        if (roster.fresh(u.seat(), u.stamp())) {
+          String key = roster.keyOf(u.seat());
+          if (key != null) {
+            change(key, () -> roster.left(u.seat(), u.stamp(), now));
+          } else {
+            roster.left(u.seat(), u.stamp(), now);
+          }
         }
       }
       case ChannelMessage.RosterRequest r -> { }
     }
   }
 
-  /** This node's seats in the roster, to announce to the other nodes. */
+  /** This node's seats in the roster, each with a fresh stamp, to announce to the other nodes. */
   synchronized List<PresenceRoster.LocalSeat> localSeats() {
-    return roster.localSeats();
+    return roster.localSeats(stamps);
   }
 
   /**
@@ -288,18 +338,24 @@ final class Topic {
 
   /**
    * Timed work: unseats this node's seats not heard since {@code silentBefore} and the other nodes' seats not
-   * announced since {@code staleBefore}, then sends the coalesced diff when one is due at {@code now}.
+   * announced since {@code staleBefore} (and forgets their leaves from before then), then sends the coalesced diff
+   * when one is due at {@code now}.
    *
-   * @return this node's seats unseated (the other nodes are to be told)
+   * @return this node's seats unseated, each with the stamp of its leave (the other nodes are to be told)
    */
-  synchronized List<String> tick(long now, long silentBefore, long staleBefore) {
+  synchronized Map<String, Long> tick(long now, long silentBefore, long staleBefore) {
     List<String> silent = roster.silentSince(silentBefore, true);
     unseatAll(silent);
     unseatAll(roster.silentSince(staleBefore, false));
+    roster.forgetLeftBefore(staleBefore);
     if (!dirty.isEmpty() && now - flushedAt >= DIFF_INTERVAL_MS) {
       flush(now);
     }
-    return silent;
+    Map<String, Long> left = new LinkedHashMap<>();
+    for (String seat : silent) {
+      left.put(seat, stamps.getAsLong());
+    }
+    return left;
   }
 
   private void unseatAll(List<String> seats) {

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 /**
  * A {@link ChannelBus} over a {@link Transport}: an {@link io.runnel.bus.InProcessTransport} for nodes in one JVM, a
  * {@link io.runnel.bus.NatsTransport} across machines. Each message is a small JSON envelope on
- * {@link ChannelBus#subject(String)}: {@code {"k":"event"|"seated"|"unseated"|"roster?","o":origin,"t":topic,...}}.
+ * {@link ChannelBus#subject(String)}: {@code {"k":"event"|"seated"|"unseated"|"roster?","o":origin,"t":topic,...}}, a seat change with its stamp as
+ * {@code "v"}.
  * A message the transport refuses (the bus is down, or it is over the bus's payload limit) is dropped (the first of an
  * outage logged, the rest counted and summed up when the bus takes one again), and one that does not decode is logged
  * and skipped: delivery is at most once. The transport is its owner's to close; {@link #close()} ends this bus's
@@ -62,8 +63,7 @@ public final class TransportChannelBus implements ChannelBus {
   /**
    * {@inheritDoc}
    *
-   * @throws ChannelException {@code X_TRANSPORT_UNAVAILABLE} when the bus is down, so the join is refused and the
-   *     client joins again later
+   * @throws ChannelException {@code X_TRANSPORT_UNAVAILABLE} when the bus is down (the hub listens again later)
    */
   @Override
   public Runnable listen(String topic, Consumer<ChannelMessage> handler) {
@@ -80,7 +80,7 @@ public final class TransportChannelBus implements ChannelBus {
     } catch (TransportUnavailableException e) {
       throw new ChannelException(ErrorCode.X_TRANSPORT_UNAVAILABLE, "The bus to the other nodes is down, so the"
           + " node cannot hear their events and presence on '" + ChannelException.echo(topic) + "'.",
-          "Join again in a few seconds; the operator checks the bus (NATS_URL).");
+          "Listen again once the bus is back; the operator checks the bus (NATS_URL).");
     }
     subscriptions.add(subscription);
     return () -> {
@@ -120,8 +120,8 @@ public final class TransportChannelBus implements ChannelBus {
     switch (message) {
       case ChannelMessage.Event e -> b.put("k", "event").put("e", e.event()).put("p", e.payload());
       case ChannelMessage.Seated s -> b.put("k", "seated").put("s", s.seat()).put("y", s.key()).put("m", s.meta())
-          .put("since", s.since());
-      case ChannelMessage.Unseated u -> b.put("k", "unseated").put("s", u.seat());
+          .put("since", s.since()).put("v", s.stamp());
+      case ChannelMessage.Unseated u -> b.put("k", "unseated").put("s", u.seat()).put("v", u.stamp());
       case ChannelMessage.RosterRequest r -> b.put("k", "roster?");
     }
     return b.put("o", message.origin()).put("t", message.topic()).build();
@@ -136,8 +136,9 @@ public final class TransportChannelBus implements ChannelBus {
       return switch (text(o, "k")) {
         case "event" -> new ChannelMessage.Event(origin, topic, text(o, "e"), Objects.requireNonNull(o.get("p")));
         case "seated" -> new ChannelMessage.Seated(origin, topic, text(o, "s"), text(o, "y"),
-            (JsonObject) Objects.requireNonNull(o.get("m")), ((JsonNumber) o.get("since")).longValueExact());
-        case "unseated" -> new ChannelMessage.Unseated(origin, topic, text(o, "s"));
+            (JsonObject) Objects.requireNonNull(o.get("m")), ((JsonNumber) o.get("since")).longValueExact(),
+            stamp(o));
+        case "unseated" -> new ChannelMessage.Unseated(origin, topic, text(o, "s"), stamp(o));
         case "roster?" -> new ChannelMessage.RosterRequest(origin, topic);
         default -> throw new IllegalArgumentException("an unknown kind");
       };
@@ -145,6 +146,12 @@ public final class TransportChannelBus implements ChannelBus {
       LOG.log(Level.WARNING, "A channel message that is not an envelope was skipped: " + e);
       return null;
     }
+  }
+
+  /** The envelope's stamp, 0 when it has none (a node of an earlier release). */
+  private static long stamp(JsonObject o) {
+    JsonValue v = o.get("v");
+    return v == null ? 0 : ((JsonNumber) v).longValueExact();
   }
 
   private static String text(JsonObject o, String field) {
