@@ -27,9 +27,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -258,6 +260,60 @@ class AdmissionTest {
       b.close();
       c.close();
     }
+  }
+
+  @Test
+  void windowsPerNodeHoldForSubFramesOfManyTenantsWrittenAtOnceAndAnUnsubGivesTheSlotBack() throws Exception {
+    int n = 8;
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withWindows(2), clock())) {
+      List<RawSocket> sockets = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        sockets.add(RawSocket.open(node.port(), "u" + i + "@burst" + i, 0));
+      }
+      CyclicBarrier start = new CyclicBarrier(n);
+      List<Callable<JsonObject>> burst = new ArrayList<>();
+      for (RawSocket s : sockets) {
+        burst.add(() -> {
+          start.await(30, TimeUnit.SECONDS);
+          s.send(sub("s"));
+          return frame(s);
+        });
+      }
+      List<JsonObject> answers = together(burst);
+      int windowsAfterBurst = node.live().windowCount();
+      int admitted = indexOf(answers, "snapshot");
+      int refused = indexOf(answers, "refuse");
+      sockets.get(admitted).writeAll(List.of("{\"t\":\"unsub\",\"sid\":\"s\"}", "{\"t\":\"hello\",\"v\":1}"));
+      JsonObject unsubbed = frame(sockets.get(admitted));
+      sockets.get(refused).send(sub("s"));
+      JsonObject again = frame(sockets.get(refused));
+      RawSocket other = sockets.get(indexOf(answers.subList(refused + 1, n), "refuse") + refused + 1);
+      other.send(sub("s"));
+      JsonObject stillFull = frame(other);
+      assertAll(
+          () -> assertEquals(2, answers.stream().filter(f -> t(f).equals("snapshot")).count(),
+              "exactly the cap of two tenants' windows opened: " + answers),
+          () -> assertEquals(n - 2, answers.stream().filter(f -> t(f).equals("refuse")
+              && str(f, "code").equals("X_SUBSCRIPTION_LIMIT")).count(), "the rest were refused: " + answers),
+          () -> assertEquals(2, windowsAfterBurst, "a refused sub leaves no window behind"),
+          () -> assertEquals("hello", t(unsubbed), "the unsub is answered by nothing but the hello after it"),
+          () -> assertEquals("snapshot", t(again), "the unsubscribed tenant's window, idle now, made room"),
+          () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(stillFull, "code"), "one slot came back, not more"),
+          () -> assertEquals(2, node.live().windowCount()));
+      for (RawSocket s : sockets) {
+        s.close();
+      }
+    }
+  }
+
+  /** The index of the first frame of kind {@code kind} in {@code frames}; fails when there is none. */
+  static int indexOf(List<JsonObject> frames, String kind) {
+    for (int i = 0; i < frames.size(); i++) {
+      if (t(frames.get(i)).equals(kind)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no " + kind + " among " + frames);
   }
 
   @Test

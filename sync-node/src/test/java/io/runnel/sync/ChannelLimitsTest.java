@@ -12,14 +12,23 @@ import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
+import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The node-wide channel limits, each on a node of its own: the distinct-topic cap, and frames dropped for a socket. */
+/**
+ * The node-wide channel limits, each on a node of its own: the distinct-topic cap (for joins one at a time and for a
+ * burst of joins written at once), and frames dropped for a socket.
+ */
 @FreshDatabase
 class ChannelLimitsTest {
 
@@ -61,6 +70,59 @@ class ChannelLimitsTest {
           () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(fullAgain, "code")),
           () -> assertEquals("presence", t(afterClose), "Ada's close left room.n2 at once"));
       b.close();
+    }
+  }
+
+  @Test
+  void theNodeCapHoldsForJoinsOfDistinctTopicsWrittenAtOnceAndALeaveGivesTheSlotBack(TestDatabase db)
+      throws Exception {
+    int n = 8;
+    try (ChannelFixture f = new ChannelFixture(db, b -> b.channelLimits(ChannelLimits.DEFAULTS.withTopics(64, 3)))) {
+      List<RawSocket> sockets = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        sockets.add(RawSocket.open(f.node.port(), "u" + i + "@acme", 0));
+      }
+      CyclicBarrier start = new CyclicBarrier(n);
+      List<Future<JsonObject>> futures = new ArrayList<>();
+      try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        for (int i = 0; i < n; i++) {
+          RawSocket s = sockets.get(i);
+          String topic = "room.burst" + i;
+          futures.add(pool.submit(() -> {
+            start.await(30, TimeUnit.SECONDS);
+            s.send(join(topic, null));
+            return (JsonObject) Json.parse(s.read());
+          }));
+        }
+      }
+      List<JsonObject> answers = new ArrayList<>();
+      for (Future<JsonObject> future : futures) {
+        answers.add(future.get());
+      }
+      int topicsAfterBurst = f.node.channels().stats().topics();
+      int admitted = AdmissionTest.indexOf(answers, "presence");
+      int refused = AdmissionTest.indexOf(answers, "refuse");
+      sockets.get(admitted).writeAll(List.of("{\"t\":\"leave\",\"topic\":\"room.burst" + admitted + "\"}",
+          "{\"t\":\"hello\",\"v\":1}"));
+      JsonObject left = (JsonObject) Json.parse(sockets.get(admitted).read());
+      sockets.get(refused).send(join("room.burst" + refused, null));
+      JsonObject again = (JsonObject) Json.parse(sockets.get(refused).read());
+      int other = AdmissionTest.indexOf(answers.subList(refused + 1, n), "refuse") + refused + 1;
+      sockets.get(other).send(join("room.burst" + other, null));
+      JsonObject stillFull = (JsonObject) Json.parse(sockets.get(other).read());
+      assertAll(
+          () -> assertEquals(3, answers.stream().filter(a -> t(a).equals("presence")).count(),
+              "exactly the cap of three topics was joined: " + answers),
+          () -> assertEquals(n - 3, answers.stream().filter(a -> t(a).equals("refuse")
+              && str(a, "code").equals("X_SUBSCRIPTION_LIMIT")).count(), "the rest were refused: " + answers),
+          () -> assertEquals(3, topicsAfterBurst, "a refused join holds no topic"),
+          () -> assertEquals("hello", t(left), "the leave is answered by nothing but the hello after it"),
+          () -> assertEquals("presence", t(again), "the leave gave its slot back"),
+          () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(stillFull, "code"), "one slot came back, not more"),
+          () -> assertEquals(3, f.node.channels().stats().topics()));
+      for (RawSocket s : sockets) {
+        s.close();
+      }
     }
   }
 

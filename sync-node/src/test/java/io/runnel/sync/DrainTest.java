@@ -53,14 +53,20 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * A drain across two nodes on one PostgreSQL and one bus: node A drains while its clients hold live subscriptions
  * and presence seats; they are told to reconnect with delays of their own, A stops accepting, their seats leave node
- * B's members, and the clients that reconnect to node B with their cursors lose nothing, a write committed during
- * the drain included.
+ * B's members. Each client that obeys closes on its frame and reconnects to node B after its delay, while writes
+ * go on: every one is live on B within the spread window (on the test's clock, the node's grace past the window
+ * covering the reconnect itself) and, with its cursor, loses nothing; the one that ignores its frame is closed by the
+ * node at the window's end and loses nothing either.
  */
 @FreshDatabase
 class DrainTest {
@@ -73,7 +79,9 @@ class DrainTest {
       .channel(Channel.of(ChannelFixture.ROOM).presence().events("typing").policy(Policy.allowPublic()))
       .build();
   static final long SEED = 20261130L;
-  static final Duration SPREAD = Duration.ofSeconds(1);
+  static final Duration SPREAD = Duration.ofSeconds(3);
+  /** The clients that obey their reconnect frames (Dan, the sixth, ignores his). */
+  static final List<String> OBEYING = List.of("ada", "cy", "fay", "gus", "hal");
 
   /** One client's socket and the list of its subscription {@code s1}, rebuilt from frames alone. */
   static final class Tracked {
@@ -81,6 +89,12 @@ class DrainTest {
     final List<JsonObject> list = new ArrayList<>();
     SocketClient socket;
     JsonObject cursor;
+    /** When obeying a drain ({@link #obey}): the frame's delay, and when (nanoTime) it came. */
+    long delayMs;
+    long toldAt;
+    /** When (nanoTime) the client, obeying, began its reconnect, and when its subscription was live again. */
+    long reconnectAt;
+    long backAt;
 
     Tracked(String token) {
       this.token = token;
@@ -152,6 +166,23 @@ class DrainTest {
       socket.send(sub());
       JsonObject answer = socket.next();
       assertTrue(apply(answer), answer.toString());
+    }
+
+    /**
+     * Obeys a draining node as a client does ({@code PROTOCOL.md}, {@code reconnect}): waits for the frame, closes
+     * at once, waits the frame's {@code delayMs} from its arrival and resumes on {@code other}; answers itself.
+     */
+    Tracked obey(SyncNode other) throws InterruptedException {
+      JsonObject reconnect = until("reconnect");
+      toldAt = System.nanoTime();
+      delayMs = ((JsonNumber) reconnect.get("delayMs")).longValueExact();
+      assertEquals("drain", str(reconnect, "reason"));
+      socket.close();
+      TimeUnit.NANOSECONDS.sleep(toldAt + TimeUnit.MILLISECONDS.toNanos(delayMs) - System.nanoTime());
+      reconnectAt = System.nanoTime();
+      connect(other);
+      backAt = System.nanoTime();
+      return this;
     }
 
     /** Reads frames, applying the subscription's, until one of kind {@code kind}, which it answers. */
@@ -238,19 +269,28 @@ class DrainTest {
     InProcessTransport channelBus = InProcessTransport.create();
     try (LiveFixtureAccess fixture = LiveFixtureAccess.start(db, "drain", List.of(NOTES_ENTITY));
         SyncNode a = node("a", fixture, channelBus);
-        SyncNode b = node("b", fixture, channelBus)) {
+        SyncNode b = node("b", fixture, channelBus);
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       fixture.commit("INSERT INTO notes VALUES (1, 'acme', 'one'), (2, 'acme', 'two'), (3, 'globex', 'hidden')");
-      // Ada and Cy obey their reconnect frames; Dan ignores his, so the node closes him at the end of the window.
-      List<Tracked> clients = List.of(new Tracked("ada@acme"), new Tracked("cy@acme"), new Tracked("dan@acme"));
+      // Five clients obey their reconnect frames; Dan ignores his, so the node closes him at the end of the window.
+      List<Tracked> obeying = new ArrayList<>();
+      for (String name : OBEYING) {
+        obeying.add(new Tracked(name + "@acme"));
+      }
+      Tracked dan = new Tracked("dan@acme");
+      List<Tracked> clients = new ArrayList<>(obeying);
+      clients.add(dan);
       for (Tracked c : clients) {
         c.connect(a);
         c.socket.send(join("room.drain", meta(c.token)));
         c.until("presence");
       }
+      Set<String> everyone = new HashSet<>(OBEYING);
+      everyone.add("dan");
       SocketClient bob = SocketClient.open(b.port(), Map.of("Authorization", "Bearer bob@acme"));
       bob.send(join("room.drain", meta("Bob")));
       Set<String> seenByBob = new HashSet<>();
-      while (!seenByBob.containsAll(Set.of("ada", "cy", "dan"))) {
+      while (!seenByBob.containsAll(everyone)) {
         JsonObject f = bob.next();
         seenByBob.addAll(ChannelsTest.keys(f, t(f).equals("presence") ? "members" : "joins"));
       }
@@ -260,32 +300,42 @@ class DrainTest {
       }
       int readyBefore = get(a.port(), "/readyz").statusCode();
 
+      long start = System.nanoTime();
       CompletableFuture<Drained> drained = a.drain(SPREAD);
-      List<Long> delays = new ArrayList<>();
-      for (Tracked c : clients) {
-        JsonObject reconnect = c.until("reconnect");
-        delays.add(((JsonNumber) reconnect.get("delayMs")).longValueExact());
-        assertEquals("drain", str(reconnect, "reason"));
-        if (!c.token.startsWith("dan")) {
-          c.socket.close();
-        }
+      List<Future<Tracked>> moves = new ArrayList<>();
+      for (Tracked c : obeying) {
+        moves.add(pool.submit(() -> c.obey(b)));
       }
+      JsonObject danTold = dan.until("reconnect");
       HttpResponse<String> readyDuring = get(a.port(), "/readyz");
       String shed = rawUpgrade(a.port(), "eve@acme");
       String metrics = get(a.port(), "/metrics").body();
-      fixture.commit("INSERT INTO notes VALUES (4, 'acme', 'written during the drain'), (5, 'globex', 'hidden')");
+      // Writes all through the window: some land while a client is between the nodes.
+      int written = 0;
+      while (System.nanoTime() - start < SPREAD.toNanos()) {
+        fixture.commit("INSERT INTO notes VALUES (" + (1000 + written) + ", 'acme', 'written during the drain "
+            + written + "'), (" + (2000 + written) + ", 'globex', 'hidden'); UPDATE notes SET body = 'one, edit "
+            + written + "' WHERE id = 1" + (written == 3 ? "; DELETE FROM notes WHERE id = 2" : ""));
+        written++;
+        TimeUnit.MILLISECONDS.sleep(150);
+      }
+      int writtenDuringTheWindow = written;
+      for (Future<Tracked> move : moves) {
+        move.get(30, TimeUnit.SECONDS);
+      }
       Set<String> leftAtBob = new HashSet<>();
-      while (!leftAtBob.containsAll(Set.of("ada", "cy", "dan"))) {
+      while (!leftAtBob.containsAll(everyone)) {
         JsonObject f = bob.next();
         if (t(f).equals("presence-diff")) {
           leftAtBob.addAll(ChannelsTest.leaves(f));
         }
       }
       Drained outcome = drained.get(30, TimeUnit.SECONDS);
-      String danEnded = clients.get(2).socket.ended;
+      String danEnded = dan.socket.ended;
       int socketsAfter = a.sockets();
+      dan.connect(b);
+      fixture.commit("INSERT INTO notes VALUES (3000, 'acme', 'written after the move')");
       for (Tracked c : clients) {
-        c.connect(b);
         c.settle();
       }
       Map<String, String> rows = acmeRows(db);
@@ -294,11 +344,17 @@ class DrainTest {
       for (int i = 0; i < clients.size(); i++) {
         expected.add(same.nextLong(SPREAD.toMillis()));
       }
-      assertAll(
+      List<Long> delays = new ArrayList<>();
+      for (Tracked c : obeying) {
+        delays.add(c.delayMs);
+      }
+      delays.add(((JsonNumber) danTold.get("delayMs")).longValueExact());
+      List<Executable> checks = new ArrayList<>(List.of(
           () -> assertEquals(200, readyBefore, "ready before the drain"),
           () -> assertEquals(new TreeSet<>(expected), new TreeSet<>(delays),
-              "each socket's delay is its own draw from the injected source, over [0, 1000) ms: " + delays),
-          () -> assertEquals(3, new HashSet<>(delays).size(), "different sockets get different delays: " + delays),
+              "each socket's delay is its own draw from the injected source, over [0, 3000) ms: " + delays),
+          () -> assertEquals(clients.size(), new HashSet<>(delays).size(), "different delays: " + delays),
+          () -> assertEquals("drain", str(danTold, "reason")),
           () -> assertEquals(503, readyDuring.statusCode(), "not ready while draining"),
           () -> assertEquals("true", ((JsonObject) Json.parse(readyDuring.body())).get("draining").toString(),
               readyDuring.body()),
@@ -306,16 +362,31 @@ class DrainTest {
           () -> assertTrue(shed.toLowerCase().contains("retry-after:"), shed),
           () -> assertTrue(shed.contains("\"code\":\"X_SOCKET_LIMIT\""), shed),
           () -> assertTrue(metrics.contains("runnel_draining 1.0"), "the draining gauge is 1"),
-          () -> assertEquals(Set.of("ada", "cy", "dan"), leftAtBob, "every seat of node A left node B's member"),
-          () -> assertEquals(3, outcome.told(), "every socket was told"),
-          () -> assertTrue(outcome.closed() >= 1, "Dan, who ignored his frame, was closed by the node: " + outcome),
-          () -> assertTrue(danEnded != null && danEnded.startsWith("closed by the node: 1001"), String.valueOf(danEnded)),
+          () -> assertEquals(everyone, leftAtBob, "every seat of node A left node B's members"),
+          () -> assertEquals(clients.size(), outcome.told(), "every socket was told"),
+          () -> assertEquals(1, outcome.closed(), "Dan, who ignored his frame, was closed by the node: " + outcome),
+          () -> assertTrue(danEnded != null && danEnded.startsWith("closed by the node: 1001"),
+              String.valueOf(danEnded)),
           () -> assertEquals(0, socketsAfter, "node A holds no socket, and the shed upgrade never took one"),
-          () -> assertTrue(rows.containsKey("4"), "the write during the drain committed"),
-          () -> assertEquals(rows, clients.get(0).bodies(), "Ada resumed on node B and lost nothing"),
-          () -> assertEquals(rows, clients.get(1).bodies(), "Cy resumed on node B and lost nothing"),
-          () -> assertEquals(rows, clients.get(2).bodies(), "Dan resumed on node B and lost nothing"));
+          () -> assertTrue(writtenDuringTheWindow >= 3, "writes all through the window: " + writtenDuringTheWindow),
+          () -> assertTrue(rows.containsKey("1000") && !rows.containsKey("2"), "the drain's writes committed"),
+          () -> assertEquals(rows, dan.bodies(), "Dan resumed on node B after his close and lost nothing")));
+      for (Tracked c : obeying) {
+        long told = c.toldAt - start;
+        long back = c.backAt - start;
+        String times = c.token + ": told " + millis(told) + " ms, delay " + c.delayMs + " ms, reconnected at "
+            + millis(c.reconnectAt - start) + " ms, live on node B at " + millis(back) + " ms after the drain began";
+        checks.add(() -> assertTrue(c.reconnectAt - c.toldAt >= TimeUnit.MILLISECONDS.toNanos(c.delayMs), times));
+        checks.add(() -> assertTrue(back < SPREAD.plus(Drain.GRACE).toNanos(),
+            "back live on node B within the spread window (and the node's grace past it): " + times));
+        checks.add(() -> assertEquals(rows, c.bodies(), c.token + " resumed on node B and lost nothing"));
+      }
+      assertAll(checks);
     }
+  }
+
+  static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   @Test

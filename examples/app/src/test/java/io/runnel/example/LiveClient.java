@@ -2,6 +2,7 @@ package io.runnel.example;
 
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
@@ -20,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A client of the board as the browser client holds its lists, over a real socket (the JDK's WebSocket client): per
  * subscription the records in query order, built from {@code snapshot} and changed by each {@code patch}'s ops as
- * {@code PROTOCOL.md} defines them, with the latest cursor; and the {@code lsn} of the last {@code hello} answer. It
- * can leave one node and resume on another with its cursors and held keys.
+ * {@code PROTOCOL.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and the
+ * last {@code reconnect} frame a draining node sent. It can leave one node and resume on another with its cursors and
+ * held keys.
  */
 final class LiveClient implements WebSocket.Listener, AutoCloseable {
 
@@ -44,6 +46,10 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   private final StringBuilder partial = new StringBuilder();
   private final List<String> problems = new ArrayList<>();
   private String helloLsn = "";
+  private long hellosSent;
+  private long hellosAnswered;
+  private long reconnectDelayMs = -1;
+  private long reconnectAt;
   private WebSocket ws;
 
   LiveClient(String name, String token) {
@@ -51,13 +57,18 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
     this.token = token;
   }
 
-  /** Opens a socket to the node on {@code port} and says hello. */
+  /** Opens a socket to the node on {@code port} and says hello; the answers counted are this socket's from here on. */
   synchronized void connect(int port) {
     ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + token)
         .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), this)
         .orTimeout(30, TimeUnit.SECONDS).join();
-    send("{\"t\":\"hello\",\"v\":1}");
+    partial.setLength(0);
+    hellosSent = 0;
+    hellosAnswered = 0;
+    helloLsn = "";
+    reconnectDelayMs = -1;
+    hello();
   }
 
   /** Subscribes {@code sid} to query {@code q} with input {@code in} (a JSON object's text). */
@@ -93,13 +104,51 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   }
 
   /** Sends a {@code hello}, whose answer's {@code lsn} says how far the node has queued this socket's frames. */
-  synchronized void hello() {
+  private void hello() {
+    hellosSent++;
     send("{\"t\":\"hello\",\"v\":1}");
   }
 
-  /** The {@code lsn} of the last {@code hello} answer ("" before one). */
-  synchronized String helloLsn() {
+  /**
+   * Sends a {@code hello} and waits up to 30 s for its answer, so every frame the node queued before it has been
+   * applied; answers the answer's {@code lsn}.
+   *
+   * @throws AssertionError when no answer comes
+   */
+  synchronized String helloRoundTrip() throws InterruptedException {
+    hello();
+    long mine = hellosSent;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (hellosAnswered < mine) {
+      long rest = deadline - System.nanoTime();
+      if (rest <= 0) {
+        throw new AssertionError(name + ": no answer to a hello within 30 s");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, rest);
+    }
     return helloLsn;
+  }
+
+  /**
+   * Waits up to {@code seconds} for a {@code reconnect} frame on the current socket and answers its {@code delayMs}.
+   *
+   * @throws AssertionError when none comes
+   */
+  synchronized long awaitReconnect(long seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (reconnectDelayMs < 0) {
+      long rest = deadline - System.nanoTime();
+      if (rest <= 0) {
+        throw new AssertionError(name + ": no reconnect frame within " + seconds + " s");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, rest);
+    }
+    return reconnectDelayMs;
+  }
+
+  /** When ({@link System#nanoTime}) the last {@code reconnect} frame arrived. */
+  synchronized long reconnectAt() {
+    return reconnectAt;
   }
 
   /** The kinds of frame ({@code snapshot}, {@code patch}) {@code sid} received since the last resume. */
@@ -129,11 +178,17 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   @Override
   public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
     synchronized (this) {
+      if (webSocket != ws) {
+        // A socket it left: what comes on it after the leave is not applied (the cursor stays where the list is).
+        webSocket.request(1);
+        return null;
+      }
       partial.append(data);
       if (last) {
         JsonObject f = (JsonObject) Json.parse(partial.toString());
         partial.setLength(0);
         apply(f);
+        notifyAll();
       }
     }
     webSocket.request(1);
@@ -143,7 +198,14 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   private void apply(JsonObject f) {
     String t = text(f, "t");
     switch (t) {
-      case "hello" -> helloLsn = text(f, "lsn");
+      case "hello" -> {
+        helloLsn = text(f, "lsn");
+        hellosAnswered++;
+      }
+      case "reconnect" -> {
+        reconnectAt = System.nanoTime();
+        reconnectDelayMs = ((JsonNumber) f.get("delayMs")).longValueExact();
+      }
       case "snapshot" -> {
         Sub s = subs.get(text(f, "sid"));
         s.kinds.add(t);

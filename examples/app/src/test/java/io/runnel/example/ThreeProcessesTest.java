@@ -2,6 +2,7 @@ package io.runnel.example;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.replicator.Lsn;
@@ -20,31 +21,43 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A deploy in miniature: a replicator ({@code RUNNEL_ROLE=replicator}) and two sync nodes ({@code RUNNEL_ROLE=sync})
- * as three separate JVMs on the test's embedded PostgreSQL and a nats-server of its own. Clients spread over both
- * nodes hold live lists over real sockets through a random workload of mutations (through either node) and plain
- * SQL; one client leaves node 1 midway and resumes on node 2 with its cursors, where its per-actor window has no
- * ring, so it resumes by snapshot. At the end every list equals the database. A ticket issued by node 1 opens one
- * socket on node 2 and is refused ({@code 401 X_TICKET_INVALID}) the second time on either node.
+ * as three separate JVMs on the test's embedded PostgreSQL and a nats-server of its own. Eight clients spread over
+ * both nodes hold live lists over real sockets through a random workload of mutations (through either node) and
+ * plain SQL; after every step of it, every list of every client equals the same query read through SQL (the
+ * differential check of the sync node's own tests). Midway, clients leave one node and resume on the other with
+ * their cursors while writes go on, both ways and back again. At the end node 1 gets SIGTERM, as Kubernetes sends
+ * it: each of its clients is told to reconnect ({@code reconnect}, {@code PROTOCOL.md}) after a delay inside the
+ * drain's spread and, obeying, resumes on node 2 while writes go on through node 2; the check holds again. A ticket
+ * issued by node 1 opens one socket on node 2 and is refused ({@code 401 X_TICKET_INVALID}) the second time on
+ * either node.
  */
 @FreshDatabase
 class ThreeProcessesTest {
 
   static final String SECRET = "three-processes-test-secret-0123456789";
+  /** The window node 1's drain spreads its clients' reconnects over, milliseconds. */
+  static final int SPREAD_MS = 2_000;
 
   static final String FEED_SQL = "SELECT id::text || '|' || title || '|' || like_count || '|' || author_id FROM posts "
       + "WHERE org_id = '%s' ORDER BY created_at DESC LIMIT 50";
   static final String LIKES_SQL = "SELECT post_id::text || '|' || user_id FROM likes WHERE user_id = '%s' "
       + "ORDER BY created_at DESC LIMIT 1000";
+  static final Map<String, String> ORGS = Map.of("ada", "acme", "alan", "acme", "grace", "globex");
 
   static String feedLine(JsonObject row) {
     return text(row, "id") + "|" + text(row, "title") + "|" + row.get("like_count") + "|" + text(row, "author_id");
@@ -58,36 +71,49 @@ class ThreeProcessesTest {
     return o.get(name) instanceof JsonString s ? s.value() : String.valueOf(o.get(name));
   }
 
+  /** A client signed in as {@code user}: it holds {@code feed}, its organisation's feed, and {@code likes}, its own. */
+  record Watcher(LiveClient client, String user) {
+
+    /** Connects to the node on {@code port} and subscribes both lists. */
+    void open(int port) {
+      client.connect(port);
+      client.subscribe("feed", "liveFeed", "{\"orgId\":\"" + ORGS.get(user) + "\"}");
+      client.subscribe("likes", "myLikes", "{}");
+    }
+  }
+
   TestDatabase db;
   final long seed = System.nanoTime();
   final Random random = new Random(seed);
 
   @Test
-  void clientsSpreadOverTwoSyncNodesAndOneMovedBetweenThemSeeTheDatabase(TestDatabase database, @TempDir Path dir)
-      throws Exception {
+  void clientsSpreadOverTwoSyncNodesMovedBetweenThemAndDrainedOffOneSeeTheDatabaseAfterEveryStep(
+      TestDatabase database, @TempDir Path dir) throws Exception {
     db = database;
     try (NatsServer nats = NatsServer.start(dir, Map.of())) {
       Map<String, String> base = BoardHttp.env(db, "NATS_URL", nats.url());
       Map<String, String> sync = new HashMap<>(base);
-      sync.putAll(Map.of("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true", "RUNNEL_JWT_SECRET", SECRET));
+      sync.putAll(Map.of("RUNNEL_ROLE", "sync", "RUNNEL_DEV", "true", "RUNNEL_JWT_SECRET", SECRET,
+          "RUNNEL_DRAIN_SPREAD_MS", Integer.toString(SPREAD_MS)));
       Map<String, String> replicatorEnv = new HashMap<>(base);
       replicatorEnv.put("RUNNEL_ROLE", "replicator");
       try (RoleProcess replicator = RoleProcess.start("three-replicator", replicatorEnv)) {
         awaitStreaming(replicator.awaitPort("health:"));
         try (RoleProcess one = RoleProcess.start("three-sync-1", sync);
             RoleProcess two = RoleProcess.start("three-sync-2", sync)) {
-          run(one.awaitPort("open:"), two.awaitPort("open:"));
+          run(one, two);
         }
       }
     }
   }
 
-  void run(int node1, int node2) throws Exception {
+  void run(RoleProcess one, RoleProcess two) throws Exception {
+    int node1 = one.awaitPort("open:");
+    int node2 = two.awaitPort("open:");
     BoardHttp http1 = new BoardHttp(node1);
     BoardHttp http2 = new BoardHttp(node2);
     Map<String, String> tokens = Map.of("ada", http1.token("ada"), "alan", http2.token("alan"),
         "grace", http2.token("grace"));
-    Map<String, String> orgs = Map.of("ada", "acme", "alan", "acme", "grace", "globex");
 
     // A ticket of node 1 opens one socket on node 2, once.
     String ticket = ((JsonString) http1.ticket(tokens.get("ada")).get("ticket")).value();
@@ -95,31 +121,48 @@ class ThreeProcessesTest {
     String againOnTwo = BoardHttp.upgrade(node2, "/v1/sync?ticket=" + ticket);
     String againOnOne = BoardHttp.upgrade(node1, "/v1/sync?ticket=" + ticket);
 
-    LiveClient ada = new LiveClient("ada@1", tokens.get("ada"));
-    LiveClient alan = new LiveClient("alan@2", tokens.get("alan"));
-    LiveClient grace = new LiveClient("grace@1", tokens.get("grace"));
-    LiveClient mover = new LiveClient("alan@1→2", tokens.get("alan"));
-    ada.connect(node1);
-    ada.subscribe("feed", "liveFeed", "{\"orgId\":\"acme\"}");
-    ada.subscribe("likes", "myLikes", "{}");
-    alan.connect(node2);
-    alan.subscribe("feed", "liveFeed", "{\"orgId\":\"acme\"}");
-    grace.connect(node1);
-    grace.subscribe("feed", "liveFeed", "{\"orgId\":\"globex\"}");
-    mover.connect(node1);
-    mover.subscribe("feed", "liveFeed", "{\"orgId\":\"acme\"}");
-    mover.subscribe("likes", "myLikes", "{}");
-    List<LiveClient> clients = List.of(ada, alan, grace, mover);
-    settle(clients);
+    // Four clients on each node, every user on both; the movers go over to the other node and back.
+    Map<String, Watcher> w = new LinkedHashMap<>();
+    for (String at : List.of("ada@1", "alan@1", "grace@1", "mover:alan@1", "ada@2", "alan@2", "grace@2",
+        "mover:grace@2")) {
+      String user = at.substring(at.indexOf(':') + 1, at.indexOf('@'));
+      Watcher watcher = new Watcher(new LiveClient(at, tokens.get(user)), user);
+      watcher.open(at.endsWith("@1") ? node1 : node2);
+      w.put(at, watcher);
+    }
+    List<Watcher> all = List.copyOf(w.values());
+    List<LiveClient> movers = List.of(w.get("mover:alan@1").client(), w.get("mover:grace@2").client());
+    List<BoardHttp> both = List.of(http1, http2);
+    check("the start", all);
+    workload(15, both, tokens);
+    check("the first writes", all);
+    move(movers, List.of(node2, node1), both, tokens);
+    check("the movers resumed on the other nodes, with writes made while they were away", all);
+    workload(15, both, tokens);
+    check("more writes with the movers on the other nodes", all);
+    move(movers, List.of(node1, node2), both, tokens);
+    check("the movers back on their first nodes", all);
+    workload(15, both, tokens);
+    check("more writes with the movers back", all);
 
-    List<BoardHttp> nodes = List.of(http1, http2);
-    workload(40, nodes, tokens, orgs);
-    settle(List.of(mover));
-    mover.leave();
-    workload(30, nodes, tokens, orgs);
-    mover.resumeOn(node2);
-    workload(30, nodes, tokens, orgs);
-    settle(clients);
+    // SIGTERM to node 1: each of its clients obeys its reconnect frame, moving to node 2; writes go on through node 2.
+    List<Watcher> onOne = List.of(w.get("ada@1"), w.get("alan@1"), w.get("grace@1"), w.get("mover:alan@1"));
+    List<Long> delays = new ArrayList<>();
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      one.terminate();
+      List<Future<Long>> obeying = new ArrayList<>();
+      for (Watcher c : onOne) {
+        obeying.add(pool.submit(() -> obey(c.client(), node2)));
+      }
+      workload(15, List.of(http2), tokens);
+      for (Future<Long> f : obeying) {
+        delays.add(f.get(60, TimeUnit.SECONDS));
+      }
+    }
+    Integer exit = one.awaitExit(30);
+    check("node 1's drain, its clients resumed on node 2 as told", all);
+    workload(10, List.of(http2), tokens);
+    check("writes after the drain, every client on node 2", all);
 
     String why = " (seed " + seed + ")";
     assertAll(
@@ -128,39 +171,74 @@ class ThreeProcessesTest {
             "used once, on node 2: " + againOnTwo),
         () -> assertTrue(againOnOne.startsWith("HTTP/1.1 401") && againOnOne.contains("X_TICKET_INVALID"),
             "so node 1 refuses it too: " + againOnOne),
-        () -> assertEquals(rows(FEED_SQL.formatted("acme")), ada.list("feed", ThreeProcessesTest::feedLine),
-            "ada's feed on node 1" + why),
-        () -> assertEquals(rows(LIKES_SQL.formatted("ada")), ada.list("likes", ThreeProcessesTest::likeLine),
-            "ada's likes on node 1" + why),
-        () -> assertEquals(rows(FEED_SQL.formatted("acme")), alan.list("feed", ThreeProcessesTest::feedLine),
-            "alan's feed on node 2" + why),
-        () -> assertEquals(rows(FEED_SQL.formatted("globex")), grace.list("feed", ThreeProcessesTest::feedLine),
-            "grace's feed on node 1" + why),
-        () -> assertEquals(rows(FEED_SQL.formatted("acme")), mover.list("feed", ThreeProcessesTest::feedLine),
-            "the moved client's feed, resumed on node 2" + why),
-        () -> assertEquals(rows(LIKES_SQL.formatted("alan")), mover.list("likes", ThreeProcessesTest::likeLine),
-            "the moved client's likes, resumed on node 2" + why),
-        () -> assertEquals("snapshot", mover.kinds("likes").get(0),
-            "node 2 holds no ring for alan's likes: the resume is a snapshot " + mover.kinds("likes")),
+        () -> assertTrue(delays.stream().allMatch(d -> d >= 0 && d < SPREAD_MS),
+            "every client of node 1 was told a delay inside the " + SPREAD_MS + " ms spread: " + delays),
+        () -> assertNotNull(exit, "node 1 stopped on its own after its drain"),
         () -> assertTrue(rows(LIKES_SQL.formatted("alan")).size() > 0, "the workload left alan some likes" + why),
         () -> {
-          for (LiveClient c : clients) {
-            assertEquals(List.of(), c.problems(), c + ": no refusal, every op applied");
+          for (Watcher c : all) {
+            assertEquals(List.of(), c.client().problems(), c.client() + ": no refusal, every op applied");
           }
         });
-    for (LiveClient c : clients) {
-      c.close();
+    for (Watcher c : all) {
+      c.client().close();
     }
   }
 
+  /**
+   * Moves {@code clients} mid-workload: each leaves its node, writes go on, then each resumes with its cursors on
+   * the node on its port in {@code ports}.
+   */
+  void move(List<LiveClient> clients, List<Integer> ports, List<BoardHttp> nodes, Map<String, String> tokens)
+      throws Exception {
+    for (LiveClient c : clients) {
+      c.leave();
+    }
+    workload(10, nodes, tokens);
+    for (int i = 0; i < clients.size(); i++) {
+      clients.get(i).resumeOn(ports.get(i));
+    }
+  }
+
+  /**
+   * Obeys a draining node as a client does: waits for its {@code reconnect} frame, leaves at once, waits the frame's
+   * {@code delayMs} from its arrival and resumes on the node on {@code port}; answers the delay.
+   */
+  static long obey(LiveClient client, int port) throws InterruptedException {
+    long delay = client.awaitReconnect(30);
+    client.leave();
+    TimeUnit.NANOSECONDS.sleep(client.reconnectAt() + TimeUnit.MILLISECONDS.toNanos(delay) - System.nanoTime());
+    client.resumeOn(port);
+    return delay;
+  }
+
+  /**
+   * The differential check, after {@code step}: once every client's node has queued it every change committed so
+   * far, each list of each client equals the same query read through SQL.
+   */
+  void check(String step, List<Watcher> watchers) throws Exception {
+    settle(watchers);
+    List<Executable> checks = new ArrayList<>();
+    for (Watcher c : watchers) {
+      List<String> feed = rows(FEED_SQL.formatted(ORGS.get(c.user())));
+      List<String> likes = rows(LIKES_SQL.formatted(c.user()));
+      List<String> heldFeed = c.client().list("feed", ThreeProcessesTest::feedLine);
+      List<String> heldLikes = c.client().list("likes", ThreeProcessesTest::likeLine);
+      String after = " after " + step + " (seed " + seed + ")";
+      checks.add(() -> assertEquals(feed, heldFeed, c.client() + "'s feed" + after));
+      checks.add(() -> assertEquals(likes, heldLikes, c.client() + "'s likes" + after));
+    }
+    assertAll(checks);
+  }
+
   /** {@code n} random writes: mutations by random users through random nodes, and plain SQL. */
-  void workload(int n, List<BoardHttp> nodes, Map<String, String> tokens, Map<String, String> orgs) throws Exception {
+  void workload(int n, List<BoardHttp> nodes, Map<String, String> tokens) throws Exception {
     List<String> users = List.of("ada", "alan", "grace");
     for (int i = 0; i < n; i++) {
       String user = users.get(random.nextInt(users.size()));
       BoardHttp node = nodes.get(random.nextInt(nodes.size()));
       String token = tokens.get(user);
-      String post = one("SELECT id::text FROM posts WHERE org_id = '" + orgs.get(user) + "' ORDER BY random() LIMIT 1");
+      String post = one("SELECT id::text FROM posts WHERE org_id = '" + ORGS.get(user) + "' ORDER BY random() LIMIT 1");
       BoardHttp.Answer a = null;
       switch (random.nextInt(10)) {
         case 0, 1, 2 -> a = node.mutate(token, "createPost", "{\"id\":\"" + UUID.randomUUID() + "\",\"title\":\"post "
@@ -188,18 +266,18 @@ class ThreeProcessesTest {
   }
 
   /**
-   * Returns once every client's node has queued it every frame of every change committed so far: the answer to
-   * a {@code hello} names the position through which it has ({@code PROTOCOL.md}).
+   * Returns once every client's node has queued it every frame of every change committed so far: the answer to a
+   * {@code hello} names the position through which it has ({@code PROTOCOL.md}); each hello is sent after all the
+   * client sent before, so the answers to a resume have arrived too.
    */
-  void settle(List<LiveClient> clients) throws Exception {
+  void settle(List<Watcher> watchers) throws Exception {
     String target = Lsn.parse(one("SELECT pg_current_wal_insert_lsn()::text")).point();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    for (LiveClient c : clients) {
-      while (c.helloLsn().compareTo(target) < 0) {
+    for (Watcher w : watchers) {
+      for (String at = w.client().helloRoundTrip(); at.compareTo(target) < 0; at = w.client().helloRoundTrip()) {
         if (System.nanoTime() > deadline) {
-          throw new AssertionError(c + " did not reach " + target + " within 30 s; at " + c.helloLsn());
+          throw new AssertionError(w.client() + " did not reach " + target + " within 30 s; at " + at);
         }
-        c.hello();
         TimeUnit.MILLISECONDS.sleep(50);
       }
     }
