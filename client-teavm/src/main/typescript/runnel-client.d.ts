@@ -91,6 +91,9 @@ export interface Roster {
   total: number;
 }
 
+/** What presence() hears: the roster, or an empty one with error when the channel, params or join were refused. */
+export type PresenceView = Roster & { error?: RunnelError };
+
 /**
  * channel's options: presence is the page's meta to announce (none: the page watches without being listed);
  * onEvent hears each broadcast event (at most once); onState and onPresence hear the state and the roster now and
@@ -133,6 +136,11 @@ export interface RunnelClient {
   errors(onError: (error: RunnelError) => void): Handle;
   /** Joins channel name's topic for params (a text value per param); release() leaves. Records go into the store. */
   channel(name: string, params: { [param: string]: string }, options?: ChannelOptions): Handle;
+  /**
+   * Watches channel name's roster for params without announcing the page; onPresence hears it now and at every
+   * change, or an empty roster with error when the channel, its params or the join are refused; release() leaves.
+   */
+  presence(name: string, params: { [param: string]: string }, onPresence?: (roster: PresenceView) => void): Handle;
   /** Forgets failed write writeId once the page has shown it. */
   dismiss(writeId: string): void;
   /** Closes the socket and stops reconnecting; queued writes stay stored for the next page. */
