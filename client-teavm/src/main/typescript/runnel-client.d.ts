@@ -71,8 +71,9 @@ export interface Handle {
 }
 
 /**
- * A channel's state: joining until its first join goes out; catching-up while a records channel re-reads what it
- * missed; live; offline while the socket is down (it re-joins by itself); failed (with why) when refused, for good.
+ * A channel's state: joining until the node accepts its join (on every connection); catching-up while a records
+ * channel re-reads what it missed; live; offline while the socket is down (it re-joins by itself); failed (with why)
+ * when refused, for good.
  */
 export type ChannelState =
   | { state: 'joining' | 'catching-up' | 'live' | 'offline'; error?: undefined }
