@@ -142,6 +142,8 @@ export interface RunnelClient {
    * change, or an empty roster with error when the channel, its params or the join are refused; release() leaves.
    */
   presence(name: string, params: { [param: string]: string }, onPresence?: (roster: PresenceView) => void): Handle;
+  /** Channel name's topic for params, each param percent-encoded as channel joins it; null when either is refused. */
+  topic(name: string, params: { [param: string]: string }): string | null;
   /** Forgets failed write writeId once the page has shown it. */
   dismiss(writeId: string): void;
   /** Closes the socket and stops reconnecting; queued writes stay stored for the next page. */

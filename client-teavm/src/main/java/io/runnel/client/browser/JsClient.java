@@ -129,6 +129,16 @@ public final class JsClient {
     return new Handle(page.presence(name, stringify(params), new Relay(function(onPresence))));
   }
 
+  /**
+   * The topic of the registered channel {@code name} for {@code params}, as {@code channel} joins it ({@code
+   * 'org.a%2Eb'} for {@code {orgId: 'a.b'}}: each param percent-encoded), or null when the bundle does not register
+   * the channel or the params do not fit.
+   */
+  @JSExport
+  public @Nullable String topic(String name, JSObject params) {
+    return page.topic(name, stringify(params));
+  }
+
   /** Forgets failed write {@code writeId}. */
   @JSExport
   public void dismiss(String writeId) {

@@ -152,6 +152,18 @@ public final class PageClient {
   }
 
   /**
+   * The topic of the registered channel named {@code name} for JSON {@code params}, as {@link #channel} joins it
+   * ({@link RunnelClient#topic}); null when the bundle does not know the channel or the params do not fit.
+   */
+  public @Nullable String topic(String name, String params) {
+    try {
+      return client.topic(name, json.parse(params));
+    } catch (RunnelException e) {
+      return null;
+    }
+  }
+
+  /**
    * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and at
    * every change, until the subscription is cancelled.
    */

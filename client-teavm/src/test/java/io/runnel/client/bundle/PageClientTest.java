@@ -181,4 +181,23 @@ class PageClientTest {
         () -> assertEquals(List.of("hello", "join"), node.kinds(), "one join, none for the unknown channel"),
         () -> assertEquals("{\"t\":\"join\",\"topic\":\"room.r1\"}", node.sent.get(1), "no presence meta"));
   }
+
+  @Test
+  void aChannelsTopicIsSpelledAsItsJoinSpellsItWithEachParamPercentEncodedAndNullWhenRefused() {
+    Refs withRoom = new Refs().entity(Node.POSTS).channel(Node.ROOM);
+    PageClient page = new PageClient(RunnelClient.builder()
+        .ports(sockets, http, new MapStore(), new WireJsonPort(), new CountingIds(), new FakeScheduler())
+        .origin("https://app.example").refs(withRoom).random(() -> 0.5).create(), withRoom, new WireJsonPort());
+    page.connect();
+    FakeSockets.Socket node = online();
+    String topic = page.topic("room", "{\"id\":\"a.b c%\"}");
+    page.channel("room", "{\"id\":\"a.b c%\"}", null, s -> { }, e -> { }, r -> { });
+    assertAll(
+        () -> assertEquals("room.a%2Eb%20c%25", topic),
+        () -> assertEquals("{\"t\":\"join\",\"topic\":\"" + topic + "\"}", node.sent.get(1), "the topic joined"),
+        () -> assertEquals(null, page.topic("nope", "{\"id\":\"r1\"}"), "a channel the bundle does not know"),
+        () -> assertEquals(null, page.topic("room", "{\"room\":\"r1\"}"), "a param missing"),
+        () -> assertEquals(null, page.topic("room", "[]"), "params not an object"),
+        () -> assertEquals(null, this.page.topic("room", "{\"id\":\"r1\"}"), "a bundle with no channel"));
+  }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,7 @@ class ClientExportsBundleTest {
         c.channel('org', {orgId: 'acme'}).release();
         c.presence('org', {orgId: 'acme'}, r => log('presence', r)).release();
         c.presence('org', {orgId: 'acme'}).release();
+        log('topic', c.topic('org', {orgId: 'acme'}));
         await until('a ticket request', () => out.calls.length > 0);
         c.close();
         """);
@@ -123,6 +125,7 @@ class ClientExportsBundleTest {
         () -> assertEquals(1, heard(out, "presence").size(), "so is a presence watch of it: " + Json.write(out)),
         () -> assertEquals("X_INPUT_INVALID", text((JsonObject) ((JsonObject) heard(out, "presence").get(0))
             .members().get("error"), "code"), "an empty roster with the error; without a listener, nothing"),
+        () -> assertEquals(List.of(JsonNull.NULL), heard(out, "topic"), "and it names no topic of it"),
         () -> assertEquals("http://localhost:8080/v1/tickets", text((JsonObject) calls.get(0), "url"),
             "a bearer token from the credentials function buys the socket a ticket"));
   }
