@@ -75,11 +75,15 @@ class BoardBrowserTest extends BoardWorldTest {
     assertThat(ada.locator("#online-state")).hasAttribute("data-state", "live", patiently());
     alan.locator("#title").pressSequentially("Hel");
     assertThat(ada.locator("#typing")).hasText("alan is typing…");
+    assertThat(alan.locator("#typing")).isHidden();
+    ada.locator("#body").pressSequentially("Wor");
+    assertThat(alan.locator("#typing")).hasText("ada is typing…");
     assertAll(
         () -> assertThat(grace.locator("#online li")).hasCount(1),
         () -> assertThat(grace.locator("#online li[data-key=grace]")).isVisible(),
         () -> assertThat(grace.locator("#typing")).isHidden(),
-        () -> assertThat(alan.locator("#typing")).isHidden(),
+        () -> assertEquals("ada is typing…", alan.locator("#typing").textContent(),
+            "the page's own text: the one typist, and not alan himself"),
         () -> assertEquals(List.of(), pageErrors));
   }
 
