@@ -71,8 +71,9 @@ export interface Handle {
 }
 
 /**
- * A channel's state: joining until its first join goes out; catching-up while a records channel re-reads what it
- * missed; live; offline while the socket is down (it re-joins by itself); failed (with why) when refused, for good.
+ * A channel's state: joining until the node accepts its join (on every connection); catching-up while a records
+ * channel re-reads what it missed; live; offline while the socket is down (it re-joins by itself); failed (with why)
+ * when refused, for good.
  */
 export type ChannelState =
   | { state: 'joining' | 'catching-up' | 'live' | 'offline'; error?: undefined }
@@ -90,6 +91,9 @@ export interface Roster {
   members: PresenceMember[];
   total: number;
 }
+
+/** What presence() hears: the roster, or an empty one with error when the channel, params or join were refused. */
+export type PresenceView = Roster & { error?: RunnelError };
 
 /**
  * channel's options: presence is the page's meta to announce (none: the page watches without being listed);
@@ -133,6 +137,13 @@ export interface RunnelClient {
   errors(onError: (error: RunnelError) => void): Handle;
   /** Joins channel name's topic for params (a text value per param); release() leaves. Records go into the store. */
   channel(name: string, params: { [param: string]: string }, options?: ChannelOptions): Handle;
+  /**
+   * Watches channel name's roster for params without announcing the page; onPresence hears it now and at every
+   * change, or an empty roster with error when the channel, its params or the join are refused; release() leaves.
+   */
+  presence(name: string, params: { [param: string]: string }, onPresence?: (roster: PresenceView) => void): Handle;
+  /** Channel name's topic for params, each param percent-encoded as channel joins it; null when either is refused. */
+  topic(name: string, params: { [param: string]: string }): string | null;
   /** Forgets failed write writeId once the page has shown it. */
   dismiss(writeId: string): void;
   /** Closes the socket and stops reconnecting; queued writes stay stored for the next page. */

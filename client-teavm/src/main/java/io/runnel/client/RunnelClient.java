@@ -248,6 +248,22 @@ public final class RunnelClient {
     return hub.open(refs.channel(name), p, (JsonObject) presence, listener);
   }
 
+  /**
+   * The topic of the registered channel named {@code name} for JSON {@code params}, as {@code channel} joins it:
+   * {@code <name>.<param>…} with each param percent-encoded ({@code PROTOCOL.md}, "Topics"), for a page that names
+   * the topic itself (say, to post an event to {@code /v1/channels/{topic}/events}).
+   *
+   * @throws InputInvalidException ({@code X_INPUT_INVALID}) when no registered ref has that name or the params do
+   *     not fit
+   */
+  public String topic(String name, JsonValue params) {
+    ChannelHub hub = hub(Objects.requireNonNull(name, "name"));
+    if (!(params instanceof JsonObject p)) {
+      throw new InputInvalidException("params", "must be an object", "Give the params as a JSON object.");
+    }
+    return hub.topic(refs.channel(name), p);
+  }
+
   private ChannelHub hub(String name) {
     ChannelHub hub = channels;
     if (hub == null || refs.channel(name) == null) {

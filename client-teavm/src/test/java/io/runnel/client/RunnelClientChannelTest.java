@@ -86,8 +86,15 @@ class RunnelClientChannelTest {
     return socket.frames().stream().filter(f -> new JsonString(t).equals(f.get("t"))).map(Json::write).toList();
   }
 
-  /** Connected as u1 with the room r1 open, announcing Ada. */
+  /** Connected as u1 with the room r1 open, announcing Ada, and the node's (empty) roster answering the join. */
   private Channel roomOnline() {
+    Channel room = roomJoinSent();
+    node.receive(presence("room.r1", 0));
+    return room;
+  }
+
+  /** Connected as u1 with the room r1 open, announcing Ada: the join went out and the node has not answered it. */
+  private Channel roomJoinSent() {
     page.client.connect();
     Channel room = page.client.channel(ROOM, Map.of("id", "r1"), ADA, listener);
     node = page.online("u1", 1);
@@ -104,11 +111,15 @@ class RunnelClientChannelTest {
     return org;
   }
 
-  /** Connected as u1 with channel org.acme joined without a cursor, and the node's {@code gap} answering it. */
+  /**
+   * Connected as u1 with channel org.acme joined without a cursor, and the node's answer to it: its roster (empty),
+   * then {@code gap}.
+   */
   private Channel orgJoined() {
     page.client.connect();
     Channel org = page.client.channel(ORG, Map.of("org", "acme"), null, listener);
     node = page.online("u1", 1);
+    node.receive(presence("org.acme", 0));
     node.receive(gap("org.acme", "e0"));
     return org;
   }
@@ -120,9 +131,29 @@ class RunnelClientChannelTest {
         () -> assertEquals(List.of("hello", "join"), node.kinds(), "the join goes right after the hello answer"),
         () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}"),
             sent(node, "join")),
-        () -> assertEquals(List.of("joining", "live"), states, "joining until the join went out"),
+        () -> assertEquals(List.of("joining", "live"), states, "joining until the node's roster answered the join"),
         () -> assertEquals("room.r1", room.topic()),
         () -> assertEquals(List.of(), page.http.calls, "a channel without records reads nothing"));
+  }
+
+  @Test
+  void aChannelIsJoiningUntilTheNodesRosterAnswersItsJoinAndSoAgainAfterEveryReconnect() {
+    roomJoinSent();
+    page.scheduler.advance(1_000);
+    node.receive(hello("u1", 1));
+    List<String> beforeTheRoster = List.copyOf(states);
+    node.receive(presence("room.r1", 1, member("u1", "Ada", 10)));
+    node.receive(presence("room.r1", 1, member("u1", "Ada", 10)));
+    page.drop(node);
+    page.scheduler.advance(375);
+    FakeSockets.Socket again = page.online("u1", 2);
+    List<String> beforeTheSecondRoster = List.copyOf(states);
+    again.receive(presence("room.r1", 1, member("u1", "Ada", 10)));
+    assertAll(
+        () -> assertEquals(List.of("joining"), beforeTheRoster, "a join sent, even twice, is not a join accepted"),
+        () -> assertEquals(List.of("joining", "live", "offline", "joining"), beforeTheSecondRoster,
+            "the join after a reconnect waits for its own roster"),
+        () -> assertEquals(List.of("joining", "live", "offline", "joining", "live"), states));
   }
 
   @Test
@@ -154,10 +185,12 @@ class RunnelClientChannelTest {
         + " of " + r.total()).toList();
     assertEquals(List.of(
         "[] of 0",
+        "[] of 0",
         "[u1=Ada@10, u2=Bo@20] of 2",
         "[u1=Ada L.@10, u3=Cy@30] of 3",
         "[u1=Ada L.@10, u3=Cy@30] of 2"), seen,
-        "a join of a known key replaces its meta in place; a leave of a member not listed changes only the total");
+        "none yet, the node's answer to the join, then a join of a known key replaces its meta in place and a leave"
+            + " of a member not listed changes only the total");
   }
 
   @Test
@@ -194,8 +227,9 @@ class RunnelClientChannelTest {
     page.drop(node);
     page.scheduler.advance(375);
     FakeSockets.Socket again = page.online("u1", 2);
+    again.receive(presence("room.r1", 0));
     assertAll(
-        () -> assertEquals(List.of("joining", "live", "offline", "live"), states),
+        () -> assertEquals(List.of("joining", "live", "offline", "joining", "live"), states),
         () -> assertEquals(List.of("hello", "join"), again.kinds()),
         () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}"),
             sent(again, "join")));
@@ -209,23 +243,24 @@ class RunnelClientChannelTest {
     int before = page.sockets.opened.size();
     page.scheduler.advance(1);
     FakeSockets.Socket again = page.online("u1", 2);
+    again.receive(presence("room.r1", 0));
     assertAll(
         () -> assertEquals(1000, node.closedWith, "the page closed the draining node's socket itself"),
         () -> assertEquals(1, before, "nothing before the delay"),
-        () -> assertEquals(List.of("joining", "live", "offline", "live"), states),
+        () -> assertEquals(List.of("joining", "live", "offline", "joining", "live"), states),
         () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}"),
             sent(again, "join"), "joined again with its presence"));
   }
 
   @Test
   void aRefusedJoinFailsTheChannelWithTheNodesCodeAndItIsNeverJoinedAgain() {
-    Channel room = roomOnline();
+    Channel room = roomJoinSent();
     node.receive(refuseTopic("room.r1", "X_FORBIDDEN"));
     page.scheduler.advance(1_000);
     room.release();
     ChannelState.Failed failed = assertInstanceOf(ChannelState.Failed.class, room.state());
     assertAll(
-        () -> assertEquals(List.of("joining", "live", "failed X_FORBIDDEN"), states),
+        () -> assertEquals(List.of("joining", "failed X_FORBIDDEN"), states, "refused instead of a roster"),
         () -> assertEquals("Not a member.", failed.cause()),
         () -> assertEquals("Join the org.", failed.fix()),
         () -> assertEquals(List.of("hello", "join", "hello"), node.kinds(),
@@ -312,6 +347,8 @@ class RunnelClientChannelTest {
     page.client.connect();
     page.client.channel(ORG, Map.of("org", "acme"), null, listener);
     node = page.online("u1", 1);
+    List<String> statesBeforeTheRoster = List.copyOf(states);
+    node.receive(presence("org.acme", 0));
     int readsBeforeTheGap = page.http.calls.size();
     List<String> statesBeforeTheGap = List.copyOf(states);
     node.receive(gap("org.acme", "e1"));
@@ -320,6 +357,7 @@ class RunnelClientChannelTest {
     read.answer(200, read(2, post("p1", "acme", "A", 5)));
     page.scheduler.advance(1_000);
     assertAll(
+        () -> assertEquals(List.of("joining"), statesBeforeTheRoster, "joining until the node's roster"),
         () -> assertEquals(0, readsBeforeTheGap, "no read before the node took the join"),
         () -> assertEquals(List.of("joining", "catching-up"), statesBeforeTheGap, "frames are held meanwhile"),
         () -> assertEquals(1, page.http.calls.size(), "one read, heartbeats included"),
@@ -332,6 +370,7 @@ class RunnelClientChannelTest {
     page.client.connect();
     page.client.channel(ORG, Map.of("org", "acme"), null, listener);
     node = page.online("u1", 1);
+    node.receive(presence("org.acme", 0));
     page.scheduler.advance(1_000);
     int afterOneBeat = page.http.calls.size();
     node.receive(hello("u1", 1));
@@ -422,11 +461,12 @@ class RunnelClientChannelTest {
     page.drop(node);
     page.scheduler.advance(375);
     FakeSockets.Socket again = page.online("u1", 4);
+    again.receive(presence("org.acme", 0));
     assertAll(
         () -> assertEquals(List.of("{\"t\":\"join\",\"topic\":\"org.acme\",\"cursor\":{\"epoch\":\"e1\",\"seq\":2}}"),
             sent(again, "join")),
         () -> assertEquals(1, page.http.calls.size(), "no second read: the node resumes or sends gap"),
-        () -> assertEquals(List.of("joining", "catching-up", "live", "offline", "live"), states));
+        () -> assertEquals(List.of("joining", "catching-up", "live", "offline", "joining", "live"), states));
   }
 
   @Test
@@ -437,6 +477,7 @@ class RunnelClientChannelTest {
     page.drop(node);
     page.scheduler.advance(375);
     FakeSockets.Socket again = page.online("u2", 4);
+    again.receive(presence("org.acme", 0));
     again.receive(gap("org.acme", "e2"));
     page.http.open().answer(200, read(4, post("p1", "acme", "A", 1)));
     assertAll(
@@ -477,7 +518,9 @@ class RunnelClientChannelTest {
     page.client.connect();
     page.http.open().answer(200, "{\"ticket\":\"t1\",\"expiresAt\":1}");
     page.client.channel(ORG, Map.of("org", "acme"), null, listener);
-    page.online("u1", 1).receive(gap("org.acme", "e1"));
+    FakeSockets.Socket socket = page.online("u1", 1);
+    socket.receive(presence("org.acme", 0));
+    socket.receive(gap("org.acme", "e1"));
     RecordingHttp.Call stale = page.http.open();
     stale.answer(401, "{}");
     RecordingHttp.Call fresh = page.http.open();

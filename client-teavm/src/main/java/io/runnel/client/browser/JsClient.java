@@ -27,6 +27,7 @@ import org.teavm.jso.JSObject;
  * runnel.connection(({ state, reconnectAt }) => …);   runnel.outbox(({ pending, failed }) => …);
  * const org = runnel.channel('org', { orgId: 'acme' }, { presence: { name: 'Ada' }, onEvent: (event, payload) => …,
  *     onState: ({ state, error }) => …, onPresence: ({ members, total }) => … });
+ * const watch = runnel.presence('org', { orgId: 'acme' }, ({ members, total }) => …);   // not announced
  * org.release();
  * feed.release();   runnel.close();
  * }</pre>
@@ -115,6 +116,27 @@ public final class JsClient {
   public Handle channel(String name, JSObject params, JSObject options) {
     return new Handle(page.channel(name, stringify(params), presence(options), new Relay(listener(options, "onState")),
         new Relay(onEvent(options)), new Relay(listener(options, "onPresence"))));
+  }
+
+  /**
+   * Watches the roster of the registered channel {@code name}'s topic for {@code params} without announcing the
+   * page: {@code onPresence} (optional) hears {@code {members, total}} now and at every change, and
+   * {@code {members: [], total: 0, error}} when the name or params are refused or the node refuses the join. The
+   * handle's {@code release()} leaves (when no other handle holds the topic).
+   */
+  @JSExport
+  public Handle presence(String name, JSObject params, JSObject onPresence) {
+    return new Handle(page.presence(name, stringify(params), new Relay(function(onPresence))));
+  }
+
+  /**
+   * The topic of the registered channel {@code name} for {@code params}, as {@code channel} joins it ({@code
+   * 'org.a%2Eb'} for {@code {orgId: 'a.b'}}: each param percent-encoded), or null when the bundle does not register
+   * the channel or the params do not fit.
+   */
+  @JSExport
+  public @Nullable String topic(String name, JSObject params) {
+    return page.topic(name, stringify(params));
   }
 
   /** Forgets failed write {@code writeId}. */
@@ -207,6 +229,9 @@ public final class JsClient {
 
   @JSBody(params = {"o", "name"}, script = "return o && typeof o[name] === 'function' ? o[name] : function() {};")
   private static native Callback listener(JSObject o, String name);
+
+  @JSBody(params = "f", script = "return typeof f === 'function' ? f : function() {};")
+  private static native Callback function(JSObject f);
 
   @JSBody(params = "o", script = "var fn = o && typeof o.onEvent === 'function' ? o.onEvent : null;"
       + " return function(ev) { if (fn) { fn(ev.event, ev.payload); } };")

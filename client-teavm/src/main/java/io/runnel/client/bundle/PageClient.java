@@ -133,6 +133,37 @@ public final class PageClient {
   }
 
   /**
+   * Watches the roster of the registered channel named {@code name} with JSON {@code params}, joining its topic
+   * without announcing the page ({@link RunnelClient#presence}): {@code onRoster} hears {@code {"members": [{"key",
+   * "meta", "since"}], "total"}} now and at every change; cancelling leaves (when no other handle holds the topic).
+   * It never throws: a channel the bundle does not know or params that do not fit are one roster
+   * {@code {"members": [], "total": 0, "error"}} and nothing is sent, and a node that refuses the join answers one
+   * such roster with its error.
+   */
+  public Subscription presence(String name, String params, Consumer<String> onRoster) {
+    Objects.requireNonNull(onRoster, "onRoster");
+    ChannelRelay relay = new ChannelRelay(json, null, null, onRoster);
+    try {
+      return client.channel(name, json.parse(params), null, relay);
+    } catch (RunnelException e) {
+      onRoster.accept(json.write(relay.emptyRoster().put("error", e.toJson()).build()));
+      return NOTHING;
+    }
+  }
+
+  /**
+   * The topic of the registered channel named {@code name} for JSON {@code params}, as {@link #channel} joins it
+   * ({@link RunnelClient#topic}); null when the bundle does not know the channel or the params do not fit.
+   */
+  public @Nullable String topic(String name, String params) {
+    try {
+      return client.topic(name, json.parse(params));
+    } catch (RunnelException e) {
+      return null;
+    }
+  }
+
+  /**
    * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and at
    * every change, until the subscription is cancelled.
    */
@@ -182,18 +213,26 @@ public final class PageClient {
     return b.put("records", new JsonArray(records)).build();
   }
 
-  /** Hands a channel's states, events and rosters to the page as JSON text: one class for every channel. */
+  /**
+   * Hands a channel's states, events and rosters to the page as JSON text: one class for every channel. Without an
+   * {@code onState} (a presence watch) a failed state is an empty roster with the error, and events go nowhere.
+   */
   private static final class ChannelRelay implements ChannelListener {
     private final JsonPort json;
-    private final Consumer<String> onState;
-    private final Consumer<String> onEvent;
+    private final @Nullable Consumer<String> onState;
+    private final @Nullable Consumer<String> onEvent;
     private final Consumer<String> onRoster;
 
-    ChannelRelay(JsonPort json, Consumer<String> onState, Consumer<String> onEvent, Consumer<String> onRoster) {
+    ChannelRelay(JsonPort json, @Nullable Consumer<String> onState, @Nullable Consumer<String> onEvent,
+        Consumer<String> onRoster) {
       this.json = json;
       this.onState = onState;
       this.onEvent = onEvent;
       this.onRoster = onRoster;
+    }
+
+    JsonObject.Builder emptyRoster() {
+      return JsonObject.builder().put("members", new JsonArray(List.of())).put("total", 0);
     }
 
     @Override
@@ -208,6 +247,13 @@ public final class PageClient {
 
     @Override
     public void state(ChannelState state) {
+      Consumer<String> states = onState;
+      if (states == null) {
+        if (state instanceof ChannelState.Failed f) {
+          onRoster.accept(json.write(emptyRoster().put("error", error(f.code(), f.cause(), f.fix())).build()));
+        }
+        return;
+      }
       // instanceof, not a pattern switch: TeaVM writes a type switch out at length.
       JsonObject.Builder b = JsonObject.builder().put("state", state instanceof ChannelState.Joining ? "joining"
           : state instanceof ChannelState.CatchingUp ? "catching-up" : state instanceof ChannelState.Live ? "live"
@@ -215,12 +261,15 @@ public final class PageClient {
       if (state instanceof ChannelState.Failed f) {
         b.put("error", error(f.code(), f.cause(), f.fix()));
       }
-      onState.accept(json.write(b.build()));
+      states.accept(json.write(b.build()));
     }
 
     @Override
     public void event(String event, JsonValue payload) {
-      onEvent.accept(json.write(JsonObject.builder().put("event", event).put("payload", payload).build()));
+      Consumer<String> events = onEvent;
+      if (events != null) {
+        events.accept(json.write(JsonObject.builder().put("event", event).put("payload", payload).build()));
+      }
     }
   }
 

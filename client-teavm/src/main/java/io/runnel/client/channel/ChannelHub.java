@@ -27,6 +27,14 @@ public interface ChannelHub extends TopicFrames {
    */
   Channel open(ChannelRef ref, JsonObject params, @Nullable JsonObject presence, ChannelListener listener);
 
+  /**
+   * The topic {@link #open} joins for channel {@code ref} and JSON {@code params}: {@code <name>.<param>…}, each
+   * param percent-encoded ({@link ChannelRef#topic(String...)}).
+   *
+   * @throws io.runnel.wire.InputInvalidException ({@code X_INPUT_INVALID}) as {@link #open} does
+   */
+  String topic(ChannelRef ref, JsonObject params);
+
   /** Makes the hub of a page. */
   interface Factory {
     /**

@@ -3,13 +3,17 @@ package io.runnel.client.channel;
 import java.util.Objects;
 
 /**
- * Where a channel stands: waiting for its first {@code join}, catching up (a records channel re-reading what it
- * missed), live, offline until the socket comes back, or failed for good.
+ * Where a channel stands: joining until the node answered its {@code join} with the topic's roster, catching up (a
+ * records channel re-reading what it missed), live, offline until the socket comes back, or failed for good.
  */
 public sealed interface ChannelState permits ChannelState.Joining, ChannelState.CatchingUp, ChannelState.Live,
     ChannelState.Offline, ChannelState.Failed {
 
-  /** Not joined yet: no connection has been online since the channel was opened. */
+  /**
+   * Not joined yet: no connection has been online since the channel was opened, or the {@code join} sent on this
+   * connection has not been answered by the node's roster (its first {@code presence} frame, which every accepted join
+   * gets, an empty one on a channel without presence).
+   */
   record Joining() implements ChannelState {}
 
   /**

@@ -57,6 +57,19 @@ public final class Channels implements ChannelHub {
   @Override
   public Channel open(ChannelRef ref, JsonObject params, @Nullable JsonObject presence, ChannelListener listener) {
     Objects.requireNonNull(listener, "listener");
+    String topic = topic(ref, params);
+    Topic t = topics.get(topic);
+    if (t == null) {
+      t = new Topic(this, store, topic, ref.catchUpQuery(), params);
+      topics.put(topic, t);
+    }
+    Channel c = new Channel(t, listener);
+    t.add(c, presence);
+    return c;
+  }
+
+  @Override
+  public String topic(ChannelRef ref, JsonObject params) {
     List<String> names = ref.params();
     String[] values = new String[names.size()];
     for (int i = 0; i < values.length; i++) {
@@ -69,15 +82,7 @@ public final class Channels implements ChannelHub {
     if (params.size() != values.length) {
       throw invalid("params");
     }
-    String topic = ref.topic(values);
-    Topic t = topics.get(topic);
-    if (t == null) {
-      t = new Topic(this, store, topic, ref.catchUpQuery(), params);
-      topics.put(topic, t);
-    }
-    Channel c = new Channel(t, listener);
-    t.add(c, presence);
-    return c;
+    return ref.topic(values);
   }
 
   private static InputInvalidException invalid(String path) {

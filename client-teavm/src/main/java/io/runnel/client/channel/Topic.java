@@ -52,6 +52,8 @@ final class Topic {
   private @Nullable ChannelState.Failed failure;
   private ChannelState state = JOINING;
   private boolean joined;
+  /** The node took this connection's join: its first {@code presence} frame (the roster) came. */
+  private boolean accepted;
   private final Map<String, ServerFrame.Member> members = new LinkedHashMap<>();
   private Roster roster = new Roster(List.of(), 0);
   private Map<String, String> held = new HashMap<>();
@@ -115,10 +117,12 @@ final class Topic {
 
   /**
    * The connection is online: join (with the cursor of the last frame applied). With no cursor, frames are held
-   * until the node's {@code gap} starts the read; with one, a catch-up cut short by the disconnect reads now.
+   * until the node's {@code gap} starts the read; with one, a catch-up cut short by the disconnect reads now. The
+   * topic is {@code joining} until the node's roster answers the join.
    */
   void connected() {
     joined = true;
+    accepted = false;
     hub.send(join());
     if (query != null && epoch == null) {
       catching = true;
@@ -143,6 +147,7 @@ final class Topic {
   }
 
   void offline() {
+    accepted = false;
     publishState();
   }
 
@@ -182,6 +187,10 @@ final class Topic {
     } else if (frame instanceof ServerFrame.Presence p) {
       members.clear();
       roster(p.members(), List.of(), p.total());
+      if (!accepted) {
+        accepted = true;
+        publishState();
+      }
     } else if (frame instanceof ServerFrame.PresenceDiff d) {
       roster(d.joins(), d.leaves(), d.total());
     } else if (frame instanceof ServerFrame.Refuse r) {
@@ -343,9 +352,13 @@ final class Topic {
     return new ClientFrame.Join(name, at == null ? null : new ClientFrame.TopicCursor(at, seq), presence);
   }
 
+  /**
+   * The state: {@code joining} from the {@code join} until the node's roster answers it (every accepted join gets
+   * one first, an empty one on a channel without presence), then {@code catching-up} or {@code live}.
+   */
   private void publishState() {
     ChannelState next = failure != null ? failure
-        : !hub.online() ? (joined ? OFFLINE : JOINING) : catching ? CATCHING_UP : LIVE;
+        : !hub.online() ? (joined ? OFFLINE : JOINING) : !accepted ? JOINING : catching ? CATCHING_UP : LIVE;
     if (next != state) {
       state = next;
       for (Channel h : List.copyOf(handles)) {

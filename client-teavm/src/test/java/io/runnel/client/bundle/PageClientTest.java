@@ -153,4 +153,51 @@ class PageClientTest {
         () -> assertEquals("{\"t\":\"join\",\"topic\":\"room.r1\",\"presence\":{\"name\":\"Ada\"}}",
             node.sent.get(1)));
   }
+
+  @Test
+  void aPresenceWatchJoinsWithoutAnnouncingThePageAndHearsTheRosterAsJsonAndARefusalAsAnErrorRoster() {
+    Refs withRoom = new Refs().entity(Node.POSTS).channel(Node.ROOM);
+    PageClient page = new PageClient(RunnelClient.builder()
+        .ports(sockets, http, new MapStore(), new WireJsonPort(), new CountingIds(), new FakeScheduler())
+        .origin("https://app.example").refs(withRoom).random(() -> 0.5).create(), withRoom, new WireJsonPort());
+    List<String> rosters = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    page.connect();
+    var watch = page.presence("room", "{\"id\":\"r1\"}", rosters::add);
+    page.presence("nope", "{\"id\":\"r1\"}", unknown::add).cancel();
+    FakeSockets.Socket node = online();
+    node.receive(Node.presence("room.r1", 1, Node.member("u2", "Bo", 20)));
+    node.receive(Node.event("room.r1", "typing", "{}"));
+    node.receive(Node.refuseTopic("room.r1", "X_FORBIDDEN"));
+    watch.cancel();
+    assertAll(
+        () -> assertEquals(List.of("{\"members\":[],\"total\":0}",
+            "{\"members\":[{\"key\":\"u2\",\"meta\":{\"name\":\"Bo\"},\"since\":20}],\"total\":1}",
+            "{\"members\":[],\"total\":0,\"error\":{\"code\":\"X_FORBIDDEN\",\"cause\":\"Not a member.\","
+                + "\"fix\":\"Join the org.\"}}"), rosters, "now, at every change, and the node's refusal"),
+        () -> assertEquals(1, unknown.size()),
+        () -> assertTrue(unknown.get(0).startsWith("{\"members\":[],\"total\":0,\"error\":{\"code\":"
+            + "\"X_INPUT_INVALID\",\"cause\":\"Field 'name' names no channel"), unknown.get(0)),
+        () -> assertEquals(List.of("hello", "join"), node.kinds(), "one join, none for the unknown channel"),
+        () -> assertEquals("{\"t\":\"join\",\"topic\":\"room.r1\"}", node.sent.get(1), "no presence meta"));
+  }
+
+  @Test
+  void aChannelsTopicIsSpelledAsItsJoinSpellsItWithEachParamPercentEncodedAndNullWhenRefused() {
+    Refs withRoom = new Refs().entity(Node.POSTS).channel(Node.ROOM);
+    PageClient page = new PageClient(RunnelClient.builder()
+        .ports(sockets, http, new MapStore(), new WireJsonPort(), new CountingIds(), new FakeScheduler())
+        .origin("https://app.example").refs(withRoom).random(() -> 0.5).create(), withRoom, new WireJsonPort());
+    page.connect();
+    FakeSockets.Socket node = online();
+    String topic = page.topic("room", "{\"id\":\"a.b c%\"}");
+    page.channel("room", "{\"id\":\"a.b c%\"}", null, s -> { }, e -> { }, r -> { });
+    assertAll(
+        () -> assertEquals("room.a%2Eb%20c%25", topic),
+        () -> assertEquals("{\"t\":\"join\",\"topic\":\"" + topic + "\"}", node.sent.get(1), "the topic joined"),
+        () -> assertEquals(null, page.topic("nope", "{\"id\":\"r1\"}"), "a channel the bundle does not know"),
+        () -> assertEquals(null, page.topic("room", "{\"room\":\"r1\"}"), "a param missing"),
+        () -> assertEquals(null, page.topic("room", "[]"), "params not an object"),
+        () -> assertEquals(null, this.page.topic("room", "{\"id\":\"r1\"}"), "a bundle with no channel"));
+  }
 }

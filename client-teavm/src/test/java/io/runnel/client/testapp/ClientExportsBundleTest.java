@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
@@ -98,13 +99,16 @@ class ClientExportsBundleTest {
   }
 
   @Test
-  void theRuntimeBundlesClientRefusesAQueryAndAChannelItDoesNotKnowInTheirListeners(@TempDir Path dir)
+  void theRuntimeBundlesClientRefusesAQueryAChannelAndAPresenceWatchItDoesNotKnowInTheirListeners(@TempDir Path dir)
       throws Exception {
     JsonObject out = run(dir, Path.of("target", "js", "runnel-client.js"), """
         const c = b.connect({url: 'http://localhost:8080', credentials: async ({refresh}) => 'tok'});
         c.query('liveFeed', {orgId: 'acme'}, v => log('view', v));
         c.channel('org', {orgId: 'acme'}, {onState: s => log('channel', s), presence: {name: 'Ada'}}).release();
         c.channel('org', {orgId: 'acme'}).release();
+        c.presence('org', {orgId: 'acme'}, r => log('presence', r)).release();
+        c.presence('org', {orgId: 'acme'}).release();
+        log('topic', c.topic('org', {orgId: 'acme'}));
         await until('a ticket request', () => out.calls.length > 0);
         c.close();
         """);
@@ -118,6 +122,10 @@ class ClientExportsBundleTest {
         () -> assertEquals("failed", text((JsonObject) channel.get(0), "state")),
         () -> assertEquals("X_INPUT_INVALID", text((JsonObject) ((JsonObject) channel.get(0)).members().get("error"),
             "code")),
+        () -> assertEquals(1, heard(out, "presence").size(), "so is a presence watch of it: " + Json.write(out)),
+        () -> assertEquals("X_INPUT_INVALID", text((JsonObject) ((JsonObject) heard(out, "presence").get(0))
+            .members().get("error"), "code"), "an empty roster with the error; without a listener, nothing"),
+        () -> assertEquals(List.of(JsonNull.NULL), heard(out, "topic"), "and it names no topic of it"),
         () -> assertEquals("http://localhost:8080/v1/tickets", text((JsonObject) calls.get(0), "url"),
             "a bearer token from the credentials function buys the socket a ticket"));
   }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The board in Chromium, on the one process ({@link BoardApp}) over a real PostgreSQL and its WAL: two acme users in
  * two browser contexts see each other's posts and likes, a globex user sees neither, an UPDATE made straight in the
- * database shows on both pages, the org's members see each other online and typing, and the pages reconnect by
- * themselves when the sync node stops and starts.
+ * database shows on both pages, the org's members see each other online and typing (in an org whose id holds a
+ * {@code .}, a {@code %} and a space too), and the pages reconnect by themselves when the sync node stops and starts.
  */
 class BoardBrowserTest extends BoardWorldTest {
 
@@ -75,12 +75,46 @@ class BoardBrowserTest extends BoardWorldTest {
     assertThat(ada.locator("#online-state")).hasAttribute("data-state", "live", patiently());
     alan.locator("#title").pressSequentially("Hel");
     assertThat(ada.locator("#typing")).hasText("alan is typing…");
+    assertThat(alan.locator("#typing")).isHidden();
+    ada.locator("#body").pressSequentially("Wor");
+    assertThat(alan.locator("#typing")).hasText("ada is typing…");
     assertAll(
         () -> assertThat(grace.locator("#online li")).hasCount(1),
         () -> assertThat(grace.locator("#online li[data-key=grace]")).isVisible(),
         () -> assertThat(grace.locator("#typing")).isHidden(),
-        () -> assertThat(alan.locator("#typing")).isHidden(),
+        () -> assertEquals("ada is typing…", alan.locator("#typing").textContent(),
+            "the page's own text: the one typist, and not alan himself"),
         () -> assertEquals(List.of(), pageErrors));
+  }
+
+  @Test
+  void anOrgWhoseIdHoldsADotAPercentAndASpaceHasItsOwnTopicForPresenceAndTyping() throws Exception {
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO orgs (id, name) VALUES ('ac.me 50%', 'Odd')");
+      s.executeUpdate("INSERT INTO users (id, org_id, name) VALUES ('dot', 'ac.me 50%', 'Dot'),"
+          + " ('pct', 'ac.me 50%', 'Pct')");
+    }
+    Page dot = signedInUnlisted("dot");
+    Page pct = signedInUnlisted("pct");
+    assertThat(dot.locator("#online li[data-key=pct]")).isVisible();
+    assertThat(pct.locator("#online li[data-key=dot]")).isVisible();
+    pct.locator("#title").pressSequentially("Hel");
+    assertThat(dot.locator("#typing")).hasText("pct is typing…");
+    assertAll(
+        () -> assertEquals("org.ac%2Eme%2050%25", dot.evaluate("board.runnel.topic('org', { orgId: board.org })")),
+        () -> assertEquals(List.of(), pageErrors));
+  }
+
+  /** A page signed in as {@code user}, a user the picker does not list, through the page's own sign-in. */
+  static Page signedInUnlisted(String user) {
+    Page page = chromium.newContext().newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    page.onPageError(pageErrors::add);
+    page.navigate("http://127.0.0.1:" + app.port() + "/");
+    page.evaluate("user => sessionStorage.setItem('board.user', user)", user);
+    page.reload();
+    ready(page);
+    return page;
   }
 
   @Test

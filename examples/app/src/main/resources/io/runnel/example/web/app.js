@@ -214,12 +214,14 @@ async function start(user) {
       }
     },
   });
+  // The topic as the client spells it (org.<orgId>, the id percent-encoded: an org id may hold '.', '%' or spaces).
+  const orgTopic = runnel.topic('org', { orgId: org });
   let lastTyping = 0;
   const typing = () => {
     const now = Date.now();
     if (now - lastTyping < 1000) return;
     lastTyping = now;
-    fetch('/v1/channels/' + encodeURIComponent('org.' + org) + '/events', {
+    fetch('/v1/channels/' + encodeURIComponent(orgTopic) + '/events', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token },
       body: JSON.stringify({ event: 'typing', payload: { user } }),
