@@ -558,7 +558,10 @@ public final class SyncNode implements AutoCloseable {
       return this;
     }
 
-    /** Per-socket limits (default {@link SocketLimits#DEFAULTS}). */
+    /**
+     * Per-socket limits: the inbound frame size, the frame rate and its burst, the outbound bound, drops, idle and the
+     * send deadline (default {@link SocketLimits#DEFAULTS}).
+     */
     public Builder limits(SocketLimits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");
       return this;

@@ -90,7 +90,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   /** The client network the upgrade came from, which an anonymous actor's caps count under. */
   private String network = "?";
   private volatile long lastInbound;
-  /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
+  /** Frame budget: {@link SocketLimits#framesPerSecond()}, at most {@link SocketLimits#frameBurst()} tokens. */
   private final TokenBucket frameBudget;
   private int floods;
   private volatile boolean closed;
@@ -102,7 +102,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   SyncSocket(SyncNode.Services node) {
     this.node = node;
     this.fragments = new io.runnel.sync.socket.FrameAssembler(node.limits().maxFrameBytes());
-    this.frameBudget = new TokenBucket(64, 256, TimeUnit.NANOSECONDS, node.nanos().getAsLong());
+    this.frameBudget = new TokenBucket(node.limits().framesPerSecond(), node.limits().frameBurst(),
+        TimeUnit.NANOSECONDS, node.nanos().getAsLong());
     this.guard = new HandlerGuard(node.metrics().handlerFailures);
   }
 
@@ -257,18 +258,28 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     return false;
   }
 
-  /** Takes a token for one frame; when over the rate, refuses it (or closes with 1008 if the flood goes on). */
+  /**
+   * Takes a token for one frame; when over the rate, refuses it, or closes with 1008 once more frames than the burst
+   * were refused in a row (the flood goes on).
+   */
   private boolean withinRate() {
     if (admit()) {
       return true;
     }
-    if (++floods > 256) {
-      close(1008, "Frame flood: over 64 frames a second for too long.");
+    SocketLimits limits = node.limits();
+    String rate = perSecond(limits.framesPerSecond());
+    if (++floods > limits.frameBurst()) {
+      close(1008, "Frame flood: over " + rate + " frames a second for too long.");
       return false;
     }
-    refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over 64 frames a second (burst 256).",
-        "Send fewer frames; beat hello every heartbeatMs."), null);
+    refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over " + rate + " frames a second (burst "
+        + limits.frameBurst() + ").", "Send fewer frames; beat hello every heartbeatMs."), null);
     return false;
+  }
+
+  /** A rate as people write it: {@code 64}, or {@code 0.5}. */
+  private static String perSecond(double rate) {
+    return rate == Math.rint(rate) && rate < Long.MAX_VALUE ? Long.toString((long) rate) : Double.toString(rate);
   }
 
   private void handle(String text) {

@@ -4,6 +4,7 @@ import static io.runnel.dsl.Dsl.asc;
 import static io.runnel.dsl.Dsl.select;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.NoInput;
@@ -61,11 +62,15 @@ class HostileFrameCasesTest {
   }
 
   SyncNode node(AdmissionLimits limits) {
+    return node(limits, SocketLimits.DEFAULTS);
+  }
+
+  SyncNode node(AdmissionLimits limits, SocketLimits socketLimits) {
     // Wall and monotonic clocks both stopped: the frame rate's bucket refills nothing while a test floods it.
     ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
     SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
-        .admissionLimits(limits).listen("127.0.0.1", 0).build();
+        .admissionLimits(limits).limits(socketLimits).listen("127.0.0.1", 0).build();
     node.start();
     return node;
   }
@@ -152,6 +157,42 @@ class HostileFrameCasesTest {
           () -> assertEquals(44, codes.stream().filter("X_FRAME_RATE_LIMIT"::equals).count(),
               "the rest is over the rate (the clock is stopped: no token comes back)"));
     }
+  }
+
+  /** The frame rate is the builder's: its rate and burst, and a flood past the burst closes the socket. */
+  @Test
+  void theFrameRateAndBurstAreTheNodesOwnLimits() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.writeAll(java.util.Collections.nCopies(9, "{\"t\":\"hello\",\"v\":1}"));
+      List<JsonObject> answers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        answers.add(next(s));
+      }
+      RawSocket.Frame close = s.readFrame();
+      assertAll(
+          () -> assertEquals(List.of("hello", "hello", "hello", "hello"),
+              answers.subList(0, 4).stream().map(HostileFrameCasesTest::t).toList(), "the burst of 4 is read"),
+          () -> assertEquals(List.of("X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT",
+              "X_FRAME_RATE_LIMIT"), answers.subList(4, 8).stream().map(HostileFrameCasesTest::code).toList(),
+              "the next 4 are over the rate (the clock is stopped)"),
+          () -> assertEquals("Over 1 frames a second (burst 4).",
+              ((JsonString) answers.get(4).get("cause")).value(), "the cause names the node's own rate"),
+          () -> assertEquals(RawSocket.CLOSE, close.opcode(), "a fifth refusal in a row is a flood"),
+          () -> assertEquals(1008, close.closeCode(), "closed with 1008: " + close.text()));
+    }
+  }
+
+  @Test
+  void aFrameRateOrBurstThatIsNotPositiveIsRefused() {
+    assertAll(
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(0, 4)),
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(-1, 4)),
+        () -> assertThrows(IllegalArgumentException.class,
+            () -> SocketLimits.DEFAULTS.withFrameRate(Double.NaN, 4)),
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(64, 0)),
+        () -> assertEquals(64.0, SocketLimits.DEFAULTS.framesPerSecond(), "PROTOCOL.md's rate"),
+        () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "PROTOCOL.md's burst"));
   }
 
   /** A handler that would throw (here the app's query source) answers X_INTERNAL and gives its slot back. */
