@@ -195,6 +195,31 @@ class HostileFrameCasesTest {
         () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "PROTOCOL.md's burst"));
   }
 
+  /** The input limits are the builder's, for a sub's input as for the HTTP API's. */
+  @Test
+  void theInputLimitsAreTheNodesOwn() throws Exception {
+    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+    try (SyncNode node = SyncNode.builder().declarations(HostileInputTest.DECLARATIONS).transport(fixture.bus())
+        .dataSource(fixture.pool()).authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
+        .inputLimits(new io.runnel.wire.JsonLimits(32, 3)).ringBytes(0).listen("127.0.0.1", 0).build();
+        RawSocket s = RawSocket.open(startedPort(node), "ada@acme", 0)) {
+      s.send("{\"t\":\"sub\",\"sid\":\"big\",\"q\":\"notesFrom\",\"in\":{\"min\":0,\"limit\":9,"
+          + "\"like\":\"%\"}}");
+      JsonObject big = next(s);
+      s.send("{\"t\":\"sub\",\"sid\":\"small\",\"q\":\"notesFrom\",\"in\":{\"min\":0,\"limit\":9}}");
+      JsonObject small = next(s);
+      assertAll(
+          () -> assertEquals("X_INPUT_INVALID", code(big), "an input of 4 values passes a limit of 3: " + big),
+          () -> assertEquals("snapshot", t(small), "an input within the limits is read: " + small),
+          () -> assertThrows(IllegalArgumentException.class, () -> SyncNode.builder().ringBytes(-1)));
+    }
+  }
+
+  static int startedPort(SyncNode node) {
+    node.start();
+    return node.port();
+  }
+
   /** A handler that would throw (here the app's query source) answers X_INTERNAL and gives its slot back. */
   @Test
   void aSourceThatThrowsIsAnsweredInternalWithAnErrorIdCountedAndCostsNoSubscriptionSlot() throws Exception {
