@@ -93,6 +93,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   /** Frame budget: {@link SocketLimits#framesPerSecond()}, at most {@link SocketLimits#frameBurst()} tokens. */
   private final TokenBucket frameBudget;
   private int floods;
+  /** Set while the rest of a text message a fragment over the rate dropped is still coming (reader thread only). */
+  private boolean skipping;
   private volatile boolean closed;
   /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
   private final java.util.concurrent.atomic.AtomicBoolean cleaned = new java.util.concurrent.atomic.AtomicBoolean();
@@ -222,9 +224,22 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
   }
 
+  /**
+   * One WebSocket frame of a text message: it takes its token before anything reads it, so fragments cost what whole
+   * frames do. A fragment over the rate is refused and drops its message; the rest of that message is not read.
+   */
   private void text(String text, boolean last) {
     lastInbound = node.nanos().getAsLong();
     if (closed) {
+      return;
+    }
+    if (!withinRate()) {
+      fragments.reset();
+      skipping = !last;
+      return;
+    }
+    if (skipping) {
+      skipping = !last;
       return;
     }
     String frame;
@@ -240,10 +255,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
   }
 
+  /** One WebSocket frame of a binary message, final or not: it takes a token, and it drops a text message. */
   private void binary(boolean last) {
     lastInbound = node.nanos().getAsLong();
     fragments.reset();
-    if (last && !closed && withinRate()) {
+    skipping = false;
+    if (!closed && withinRate() && last) {
       refuse(new NodeException(ErrorCode.X_FRAME_INVALID, "The node reads text frames only; a binary frame came.",
           "Send each frame as one JSON text frame."), null);
     }
@@ -283,9 +300,6 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   }
 
   private void handle(String text) {
-    if (!withinRate()) {
-      return;
-    }
     InboundFrame frame;
     try {
       frame = FrameCodec.decode(text);

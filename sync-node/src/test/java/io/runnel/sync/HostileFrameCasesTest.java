@@ -66,8 +66,12 @@ class HostileFrameCasesTest {
   }
 
   SyncNode node(AdmissionLimits limits, SocketLimits socketLimits) {
+    return node(limits, socketLimits, ManualClock.at(Instant.parse("2026-12-01T09:00:00Z")));
+  }
+
+  /** A started node whose wall and monotonic clocks are {@code clock}, which only the test moves. */
+  SyncNode node(AdmissionLimits limits, SocketLimits socketLimits, ManualClock clock) {
     // Wall and monotonic clocks both stopped: the frame rate's bucket refills nothing while a test floods it.
-    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
     SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
         .admissionLimits(limits).limits(socketLimits).listen("127.0.0.1", 0).build();
@@ -164,11 +168,13 @@ class HostileFrameCasesTest {
   void theFrameRateAndBurstAreTheNodesOwnLimits() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
         RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
-      s.writeAll(java.util.Collections.nCopies(9, "{\"t\":\"hello\",\"v\":1}"));
+      s.writeAll(java.util.Collections.nCopies(8, "{\"t\":\"hello\",\"v\":1}"));
       List<JsonObject> answers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         answers.add(next(s));
       }
+      // Sent once the answers are in: the close lets go of whatever the socket still had queued.
+      s.send("{\"t\":\"hello\",\"v\":1}");
       RawSocket.Frame close = s.readFrame();
       assertAll(
           () -> assertEquals(List.of("hello", "hello", "hello", "hello"),
@@ -193,6 +199,50 @@ class HostileFrameCasesTest {
         () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(64, 0)),
         () -> assertEquals(64.0, SocketLimits.DEFAULTS.framesPerSecond(), "PROTOCOL.md's rate"),
         () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "PROTOCOL.md's burst"));
+  }
+
+  /** Found by an audit: fragments were joined before the rate was checked, and only a whole message took a token. */
+  @Test
+  void eachFragmentOfATextMessageTakesAToken() throws Exception {
+    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4), clock);
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      byte[] hello = bytes("{\"t\":\"hello\",\"v\":1}");
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      out.writeBytes(RawSocket.frame(RawSocket.TEXT, false, Arrays.copyOfRange(hello, 0, 2)));
+      for (int i = 2; i < 6; i++) {
+        out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, Arrays.copyOfRange(hello, i, i + 1)));
+      }
+      out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, true, Arrays.copyOfRange(hello, 6, hello.length)));
+      s.write(out.toByteArray());
+      List<JsonObject> answers = List.of(next(s), next(s));
+      clock.advance(java.time.Duration.ofSeconds(5));
+      s.send("{\"t\":\"hello\",\"v\":1}");
+      JsonObject after = next(s);
+      assertAll(
+          () -> assertEquals(List.of("X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT"),
+              answers.stream().map(HostileFrameCasesTest::code).toList(),
+              "six fragments with a burst of 4: the fifth and the sixth are over the rate"),
+          () -> assertEquals("hello", t(after), "the message they belonged to was dropped; the next one is read "
+              + "alone once tokens are back: " + after));
+    }
+  }
+
+  @Test
+  void eachFragmentOfABinaryMessageTakesAToken() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      out.writeBytes(RawSocket.frame(RawSocket.BINARY, false, new byte[] {1}));
+      for (int i = 0; i < 3; i++) {
+        out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, new byte[] {2}));
+      }
+      out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, true, new byte[] {3}));
+      s.write(out.toByteArray());
+      JsonObject answer = next(s);
+      assertEquals("X_FRAME_RATE_LIMIT", code(answer),
+          "five binary frames with a burst of 4: the final one is over the rate: " + answer);
+    }
   }
 
   /** The input limits are the builder's, for a sub's input as for the HTTP API's. */
