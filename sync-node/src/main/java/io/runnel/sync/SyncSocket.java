@@ -115,20 +115,20 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     Admissions.Admission gated = UpgradeGate.current();
     // Without the gate (it runs on every upgrade Helidon routes), the socket reserves its own node slot.
     Admissions.Admission a = gated != null ? gated : reserveSlot();
+    boolean decided = false;
     try {
       decide(prologue, headers);
       a.actor(grant.actor());
+      decided = true;
     } catch (Admissions.AdmissionException e) {
       node.metrics().refused(e.code().name());
-      if (gated == null) {
-        a.release();
-      }
       throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds());
-    } catch (RuntimeException e) {
-      if (gated == null) {
+    } finally {
+      // A refusal, or anything else that escaped (an Error included): a slot reserved here goes back (the gate
+      // gives back its own).
+      if (!decided && gated == null) {
         a.release();
       }
-      throw e;
     }
     network = a.network();
     admission = a;
@@ -360,12 +360,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return;
     }
     Runnable slot = null;
+    boolean held = false;
+    RunnelException refused = null;
     refusedEarly.remove(sub.sid());
     try {
       slot = node.admissions().subscription(actor, network);
       LiveSubscription s = node.live().subscribe(this, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
       Asked asked = new Asked(sub.q(), sub.in(), s, slot);
       subscriptions.put(sub.sid(), asked);
+      held = true;
       node.metrics().subscriptions.incrementAndGet();
       if (closed || refusedEarly.remove(sub.sid())) {
         // The socket closed meanwhile (its clean-up may have passed this sid), or the window refused it on its lane
@@ -373,16 +376,16 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
         letGo(sub.sid(), asked);
       }
     } catch (RunnelException e) {
-      if (slot != null) {
+      refused = e;
+    } finally {
+      // Whatever did not end held gives its slot back: a refusal, or app code that threw (a query's source), a
+      // stack overflow included, which the handler's guard answers X_INTERNAL.
+      if (!held && slot != null) {
         slot.run();
       }
-      refuse(e, sub.sid());
-    } catch (RuntimeException e) {
-      // App code that threw (a query's source): the slot goes back, the handler's guard answers X_INTERNAL.
-      if (slot != null) {
-        slot.run();
-      }
-      throw e;
+    }
+    if (refused != null) {
+      refuse(refused, sub.sid());
     }
   }
 

@@ -46,6 +46,9 @@ class HostileFrameCasesTest {
       .query(Query.of(QueryRef.live("throwing", NoInput.CODEC, in -> {
         throw new IllegalStateException("the app's source broke");
       })).on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(QueryRef.live("overflowing", NoInput.CODEC, in -> {
+        throw new StackOverflowError("the app's source recursed without end");
+      })).on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
       .build();
 
   LiveFixtureAccess fixture;
@@ -292,6 +295,26 @@ class HostileFrameCasesTest {
               "the actor's two subscription slots are both free: the failures gave theirs back"),
           () -> assertEquals(3.0, HostileInputTest.metric(metrics, "runnel_handler_failures_total"),
               "each failure is counted"));
+    }
+  }
+
+  /** Found by an audit: a source that overflowed its stack (an Error, not an exception) kept its actor's slot. */
+  @Test
+  void aSourceThatOverflowsItsStackCostsNoSubscriptionSlot() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(2, 2, 2));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"a\",\"q\":\"overflowing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"b\",\"q\":\"overflowing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"c\",\"q\":\"overflowing\",\"in\":{}}"));
+      List<String> failures = List.of(code(next(s)), code(next(s)), code(next(s)));
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"d\",\"q\":\"notes\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"e\",\"q\":\"notes\",\"in\":{}}"));
+      List<JsonObject> after = List.of(next(s), next(s));
+      assertAll(
+          () -> assertEquals(List.of("X_INTERNAL", "X_INTERNAL", "X_INTERNAL"), failures,
+              "each overflow is answered X_INTERNAL and the socket stays"),
+          () -> assertEquals(List.of("snapshot", "snapshot"), after.stream().map(HostileFrameCasesTest::t).toList(),
+              "the socket's, actor's and tenant's two slots are all free again: " + after));
     }
   }
 
