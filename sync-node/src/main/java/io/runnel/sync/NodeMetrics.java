@@ -4,10 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.BusHealth;
@@ -37,7 +33,7 @@ final class NodeMetrics implements AutoCloseable {
   final Counter framesDropped;
   private final boolean owned;
   private final List<Meter> tied = new ArrayList<>();
-  private @Nullable JvmGcMetrics gc;
+  private final JvmMeters jvm;
   /** Failures that escaped a socket handler ({@link HandlerGuard}): each one a bug; 0 on a healthy node. */
   final Counter handlerFailures;
 
@@ -83,13 +79,7 @@ final class NodeMetrics implements AutoCloseable {
     tie(FunctionCounter.builder("runnel_channel_gaps", channels, c -> c.stats().gaps())
         .description("Gap frames queued to channel members (re-run the catch-up query)").register(registry));
     tied.addAll(bus.register(registry));
-    if (registry.find("jvm.memory.used").meter() == null) {
-      new JvmMemoryMetrics().bindTo(registry);
-      new JvmThreadMetrics().bindTo(registry);
-      new ProcessorMetrics().bindTo(registry);
-      gc = new JvmGcMetrics();
-      gc.bindTo(registry);
-    }
+    jvm = JvmMeters.bind(registry);
   }
 
   private void counter(LiveQueryRegistry live, String name, String description, ToDoubleFunction<LiveQueryRegistry> f) {
@@ -134,10 +124,8 @@ final class NodeMetrics implements AutoCloseable {
       registry.remove(m);
     }
     tied.clear();
-    JvmGcMetrics g = gc;
-    gc = null;
-    if (owned && g != null) {
-      g.close();
+    if (owned) {
+      jvm.close();
     }
   }
 }

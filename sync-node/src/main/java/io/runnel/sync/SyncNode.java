@@ -107,7 +107,8 @@ public final class SyncNode implements AutoCloseable {
     this.live = LiveQueryRegistry.builder().declarations(b.declarations)
         .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
         .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock)
-        .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode()).build();
+        .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode())
+        .inputLimits(b.inputLimits).ringBytes(b.ringBytes).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.bus = BusHealth.watch(b.transport);
     this.readiness = new Readiness(live, bus, b.replicator);
@@ -117,7 +118,7 @@ public final class SyncNode implements AutoCloseable {
         GrantKeeper.create(b.authenticator, b.clock, b.grantCheck, b.grantGrace), this);
     services.metrics().grants(services.grants());
     this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
-        .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins)
+        .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins).inputLimits(b.inputLimits)
         .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
         .build();
     this.host = b.host;
@@ -361,6 +362,8 @@ public final class SyncNode implements AutoCloseable {
     private Duration idempotencyRetention = Duration.ofHours(24);
     private Duration mutationTimeout = Duration.ofSeconds(30);
     private ChannelLimits channelLimits = ChannelLimits.DEFAULTS;
+    private io.runnel.wire.JsonLimits inputLimits = io.runnel.wire.JsonLimits.INPUT_DEFAULTS;
+    private long ringBytes = 64L * 1024 * 1024;
     private ChannelBus channelBus = ChannelBus.local();
     private Ticker channelTicker = Ticker.daemon("channel-ticker");
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
@@ -462,6 +465,29 @@ public final class SyncNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The size limits of every input, a {@code sub}'s {@code in} and an HTTP call's alike (default
+     * {@link io.runnel.wire.JsonLimits#INPUT_DEFAULTS}: depth 32, 10,000 values); past them {@code X_INPUT_INVALID}.
+     */
+    public Builder inputLimits(io.runnel.wire.JsonLimits limits) {
+      this.inputLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The node-wide byte budget of every window's patch ring (default 64 MiB, {@code PROTOCOL.md}); the oldest
+     * entries go first, and a resume older than the ring keeps gets a snapshot.
+     *
+     * @throws IllegalArgumentException when negative
+     */
+    public Builder ringBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("ringBytes must be at least 0, not " + bytes);
+      }
+      this.ringBytes = bytes;
+      return this;
+    }
+
     /** The channel caps and event rates (default {@link ChannelLimits#DEFAULTS}: 64 topics a socket, 10,000 a node). */
     public Builder channelLimits(ChannelLimits limits) {
       this.channelLimits = Objects.requireNonNull(limits, "limits");
@@ -558,7 +584,10 @@ public final class SyncNode implements AutoCloseable {
       return this;
     }
 
-    /** Per-socket limits (default {@link SocketLimits#DEFAULTS}). */
+    /**
+     * Per-socket limits: the inbound frame size, the frame rate and its burst, the outbound bound, drops, idle and the
+     * send deadline (default {@link SocketLimits#DEFAULTS}).
+     */
     public Builder limits(SocketLimits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");
       return this;

@@ -90,9 +90,11 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   /** The client network the upgrade came from, which an anonymous actor's caps count under. */
   private String network = "?";
   private volatile long lastInbound;
-  /** Frame budget: 64 tokens a second, at most 256 (PROTOCOL.md, "Limits"); checked before a frame is read. */
+  /** Frame budget: {@link SocketLimits#framesPerSecond()}, at most {@link SocketLimits#frameBurst()} tokens. */
   private final TokenBucket frameBudget;
   private int floods;
+  /** Set while the rest of a text message a fragment over the rate dropped is still coming (reader thread only). */
+  private boolean skipping;
   private volatile boolean closed;
   /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
   private final java.util.concurrent.atomic.AtomicBoolean cleaned = new java.util.concurrent.atomic.AtomicBoolean();
@@ -102,7 +104,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   SyncSocket(SyncNode.Services node) {
     this.node = node;
     this.fragments = new io.runnel.sync.socket.FrameAssembler(node.limits().maxFrameBytes());
-    this.frameBudget = new TokenBucket(64, 256, TimeUnit.NANOSECONDS, node.nanos().getAsLong());
+    this.frameBudget = new TokenBucket(node.limits().framesPerSecond(), node.limits().frameBurst(),
+        TimeUnit.NANOSECONDS, node.nanos().getAsLong());
     this.guard = new HandlerGuard(node.metrics().handlerFailures);
   }
 
@@ -112,20 +115,20 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     Admissions.Admission gated = UpgradeGate.current();
     // Without the gate (it runs on every upgrade Helidon routes), the socket reserves its own node slot.
     Admissions.Admission a = gated != null ? gated : reserveSlot();
+    boolean decided = false;
     try {
       decide(prologue, headers);
       a.actor(grant.actor());
+      decided = true;
     } catch (Admissions.AdmissionException e) {
       node.metrics().refused(e.code().name());
-      if (gated == null) {
-        a.release();
-      }
       throw ErrorBodies.refusal(e, Status.create(e.status()), e.retryAfterSeconds());
-    } catch (RuntimeException e) {
-      if (gated == null) {
+    } finally {
+      // A refusal, or anything else that escaped (an Error included): a slot reserved here goes back (the gate
+      // gives back its own).
+      if (!decided && gated == null) {
         a.release();
       }
-      throw e;
     }
     network = a.network();
     admission = a;
@@ -221,9 +224,22 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
   }
 
+  /**
+   * One WebSocket frame of a text message: it takes its token before anything reads it, so fragments cost what whole
+   * frames do. A fragment over the rate is refused and drops its message; the rest of that message is not read.
+   */
   private void text(String text, boolean last) {
     lastInbound = node.nanos().getAsLong();
     if (closed) {
+      return;
+    }
+    if (!withinRate()) {
+      fragments.reset();
+      skipping = !last;
+      return;
+    }
+    if (skipping) {
+      skipping = !last;
       return;
     }
     String frame;
@@ -239,10 +255,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
   }
 
+  /** One WebSocket frame of a binary message, final or not: it takes a token, and it drops a text message. */
   private void binary(boolean last) {
     lastInbound = node.nanos().getAsLong();
     fragments.reset();
-    if (last && !closed && withinRate()) {
+    skipping = false;
+    if (!closed && withinRate() && last) {
       refuse(new NodeException(ErrorCode.X_FRAME_INVALID, "The node reads text frames only; a binary frame came.",
           "Send each frame as one JSON text frame."), null);
     }
@@ -257,24 +275,31 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     return false;
   }
 
-  /** Takes a token for one frame; when over the rate, refuses it (or closes with 1008 if the flood goes on). */
+  /**
+   * Takes a token for one frame; when over the rate, refuses it, or closes with 1008 once more frames than the burst
+   * were refused in a row (the flood goes on).
+   */
   private boolean withinRate() {
     if (admit()) {
       return true;
     }
-    if (++floods > 256) {
-      close(1008, "Frame flood: over 64 frames a second for too long.");
+    SocketLimits limits = node.limits();
+    String rate = perSecond(limits.framesPerSecond());
+    if (++floods > limits.frameBurst()) {
+      close(1008, "Frame flood: over " + rate + " frames a second for too long.");
       return false;
     }
-    refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over 64 frames a second (burst 256).",
-        "Send fewer frames; beat hello every heartbeatMs."), null);
+    refuse(new NodeException(ErrorCode.X_FRAME_RATE_LIMIT, "Over " + rate + " frames a second (burst "
+        + limits.frameBurst() + ").", "Send fewer frames; beat hello every heartbeatMs."), null);
     return false;
   }
 
+  /** A rate as people write it: {@code 64}, or {@code 0.5}. */
+  private static String perSecond(double rate) {
+    return rate == Math.rint(rate) && rate < Long.MAX_VALUE ? Long.toString((long) rate) : Double.toString(rate);
+  }
+
   private void handle(String text) {
-    if (!withinRate()) {
-      return;
-    }
     InboundFrame frame;
     try {
       frame = FrameCodec.decode(text);
@@ -335,12 +360,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       return;
     }
     Runnable slot = null;
+    boolean held = false;
+    RunnelException refused = null;
     refusedEarly.remove(sub.sid());
     try {
       slot = node.admissions().subscription(actor, network);
       LiveSubscription s = node.live().subscribe(this, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
       Asked asked = new Asked(sub.q(), sub.in(), s, slot);
       subscriptions.put(sub.sid(), asked);
+      held = true;
       node.metrics().subscriptions.incrementAndGet();
       if (closed || refusedEarly.remove(sub.sid())) {
         // The socket closed meanwhile (its clean-up may have passed this sid), or the window refused it on its lane
@@ -348,16 +376,16 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
         letGo(sub.sid(), asked);
       }
     } catch (RunnelException e) {
-      if (slot != null) {
+      refused = e;
+    } finally {
+      // Whatever did not end held gives its slot back: a refusal, or app code that threw (a query's source), a
+      // stack overflow included, which the handler's guard answers X_INTERNAL.
+      if (!held && slot != null) {
         slot.run();
       }
-      refuse(e, sub.sid());
-    } catch (RuntimeException e) {
-      // App code that threw (a query's source): the slot goes back, the handler's guard answers X_INTERNAL.
-      if (slot != null) {
-        slot.run();
-      }
-      throw e;
+    }
+    if (refused != null) {
+      refuse(refused, sub.sid());
     }
   }
 

@@ -4,6 +4,7 @@ import static io.runnel.dsl.Dsl.asc;
 import static io.runnel.dsl.Dsl.select;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.NoInput;
@@ -45,6 +46,9 @@ class HostileFrameCasesTest {
       .query(Query.of(QueryRef.live("throwing", NoInput.CODEC, in -> {
         throw new IllegalStateException("the app's source broke");
       })).on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
+      .query(Query.of(QueryRef.live("overflowing", NoInput.CODEC, in -> {
+        throw new StackOverflowError("the app's source recursed without end");
+      })).on(HostileInputTest.NOTES_ENTITY).policy(Policy.authenticated()))
       .build();
 
   LiveFixtureAccess fixture;
@@ -61,11 +65,19 @@ class HostileFrameCasesTest {
   }
 
   SyncNode node(AdmissionLimits limits) {
+    return node(limits, SocketLimits.DEFAULTS);
+  }
+
+  SyncNode node(AdmissionLimits limits, SocketLimits socketLimits) {
+    return node(limits, socketLimits, ManualClock.at(Instant.parse("2026-12-01T09:00:00Z")));
+  }
+
+  /** A started node whose wall and monotonic clocks are {@code clock}, which only the test moves. */
+  SyncNode node(AdmissionLimits limits, SocketLimits socketLimits, ManualClock clock) {
     // Wall and monotonic clocks both stopped: the frame rate's bucket refills nothing while a test floods it.
-    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
     SyncNode node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
-        .admissionLimits(limits).listen("127.0.0.1", 0).build();
+        .admissionLimits(limits).limits(socketLimits).listen("127.0.0.1", 0).build();
     node.start();
     return node;
   }
@@ -154,6 +166,113 @@ class HostileFrameCasesTest {
     }
   }
 
+  /** The frame rate is the builder's: its rate and burst, and a flood past the burst closes the socket. */
+  @Test
+  void theFrameRateAndBurstAreTheNodesOwnLimits() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.writeAll(java.util.Collections.nCopies(8, "{\"t\":\"hello\",\"v\":1}"));
+      List<JsonObject> answers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        answers.add(next(s));
+      }
+      // Sent once the answers are in: the close lets go of whatever the socket still had queued.
+      s.send("{\"t\":\"hello\",\"v\":1}");
+      RawSocket.Frame close = s.readFrame();
+      assertAll(
+          () -> assertEquals(List.of("hello", "hello", "hello", "hello"),
+              answers.subList(0, 4).stream().map(HostileFrameCasesTest::t).toList(), "the burst of 4 is read"),
+          () -> assertEquals(List.of("X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT",
+              "X_FRAME_RATE_LIMIT"), answers.subList(4, 8).stream().map(HostileFrameCasesTest::code).toList(),
+              "the next 4 are over the rate (the clock is stopped)"),
+          () -> assertEquals("Over 1 frames a second (burst 4).",
+              ((JsonString) answers.get(4).get("cause")).value(), "the cause names the node's own rate"),
+          () -> assertEquals(RawSocket.CLOSE, close.opcode(), "a fifth refusal in a row is a flood"),
+          () -> assertEquals(1008, close.closeCode(), "closed with 1008: " + close.text()));
+    }
+  }
+
+  @Test
+  void aFrameRateOrBurstThatIsNotPositiveIsRefused() {
+    assertAll(
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(0, 4)),
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(-1, 4)),
+        () -> assertThrows(IllegalArgumentException.class,
+            () -> SocketLimits.DEFAULTS.withFrameRate(Double.NaN, 4)),
+        () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(64, 0)),
+        () -> assertEquals(64.0, SocketLimits.DEFAULTS.framesPerSecond(), "PROTOCOL.md's rate"),
+        () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "PROTOCOL.md's burst"));
+  }
+
+  /** Found by an audit: fragments were joined before the rate was checked, and only a whole message took a token. */
+  @Test
+  void eachFragmentOfATextMessageTakesAToken() throws Exception {
+    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4), clock);
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      byte[] hello = bytes("{\"t\":\"hello\",\"v\":1}");
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      out.writeBytes(RawSocket.frame(RawSocket.TEXT, false, Arrays.copyOfRange(hello, 0, 2)));
+      for (int i = 2; i < 6; i++) {
+        out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, Arrays.copyOfRange(hello, i, i + 1)));
+      }
+      out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, true, Arrays.copyOfRange(hello, 6, hello.length)));
+      s.write(out.toByteArray());
+      List<JsonObject> answers = List.of(next(s), next(s));
+      clock.advance(java.time.Duration.ofSeconds(5));
+      s.send("{\"t\":\"hello\",\"v\":1}");
+      JsonObject after = next(s);
+      assertAll(
+          () -> assertEquals(List.of("X_FRAME_RATE_LIMIT", "X_FRAME_RATE_LIMIT"),
+              answers.stream().map(HostileFrameCasesTest::code).toList(),
+              "six fragments with a burst of 4: the fifth and the sixth are over the rate"),
+          () -> assertEquals("hello", t(after), "the message they belonged to was dropped; the next one is read "
+              + "alone once tokens are back: " + after));
+    }
+  }
+
+  @Test
+  void eachFragmentOfABinaryMessageTakesAToken() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      out.writeBytes(RawSocket.frame(RawSocket.BINARY, false, new byte[] {1}));
+      for (int i = 0; i < 3; i++) {
+        out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, new byte[] {2}));
+      }
+      out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, true, new byte[] {3}));
+      s.write(out.toByteArray());
+      JsonObject answer = next(s);
+      assertEquals("X_FRAME_RATE_LIMIT", code(answer),
+          "five binary frames with a burst of 4: the final one is over the rate: " + answer);
+    }
+  }
+
+  /** The input limits are the builder's, for a sub's input as for the HTTP API's. */
+  @Test
+  void theInputLimitsAreTheNodesOwn() throws Exception {
+    ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
+    try (SyncNode node = SyncNode.builder().declarations(HostileInputTest.DECLARATIONS).transport(fixture.bus())
+        .dataSource(fixture.pool()).authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
+        .inputLimits(new io.runnel.wire.JsonLimits(32, 3)).ringBytes(0).listen("127.0.0.1", 0).build();
+        RawSocket s = RawSocket.open(startedPort(node), "ada@acme", 0)) {
+      s.send("{\"t\":\"sub\",\"sid\":\"big\",\"q\":\"notesFrom\",\"in\":{\"min\":0,\"limit\":9,"
+          + "\"like\":\"%\"}}");
+      JsonObject big = next(s);
+      s.send("{\"t\":\"sub\",\"sid\":\"small\",\"q\":\"notesFrom\",\"in\":{\"min\":0,\"limit\":9}}");
+      JsonObject small = next(s);
+      assertAll(
+          () -> assertEquals("X_INPUT_INVALID", code(big), "an input of 4 values passes a limit of 3: " + big),
+          () -> assertEquals("snapshot", t(small), "an input within the limits is read: " + small),
+          () -> assertThrows(IllegalArgumentException.class, () -> SyncNode.builder().ringBytes(-1)));
+    }
+  }
+
+  static int startedPort(SyncNode node) {
+    node.start();
+    return node.port();
+  }
+
   /** A handler that would throw (here the app's query source) answers X_INTERNAL and gives its slot back. */
   @Test
   void aSourceThatThrowsIsAnsweredInternalWithAnErrorIdCountedAndCostsNoSubscriptionSlot() throws Exception {
@@ -176,6 +295,26 @@ class HostileFrameCasesTest {
               "the actor's two subscription slots are both free: the failures gave theirs back"),
           () -> assertEquals(3.0, HostileInputTest.metric(metrics, "runnel_handler_failures_total"),
               "each failure is counted"));
+    }
+  }
+
+  /** Found by an audit: a source that overflowed its stack (an Error, not an exception) kept its actor's slot. */
+  @Test
+  void aSourceThatOverflowsItsStackCostsNoSubscriptionSlot() throws Exception {
+    try (SyncNode node = node(AdmissionLimits.DEFAULTS.withSubscriptions(2, 2, 2));
+        RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"a\",\"q\":\"overflowing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"b\",\"q\":\"overflowing\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"c\",\"q\":\"overflowing\",\"in\":{}}"));
+      List<String> failures = List.of(code(next(s)), code(next(s)), code(next(s)));
+      s.writeAll(List.of("{\"t\":\"sub\",\"sid\":\"d\",\"q\":\"notes\",\"in\":{}}",
+          "{\"t\":\"sub\",\"sid\":\"e\",\"q\":\"notes\",\"in\":{}}"));
+      List<JsonObject> after = List.of(next(s), next(s));
+      assertAll(
+          () -> assertEquals(List.of("X_INTERNAL", "X_INTERNAL", "X_INTERNAL"), failures,
+              "each overflow is answered X_INTERNAL and the socket stays"),
+          () -> assertEquals(List.of("snapshot", "snapshot"), after.stream().map(HostileFrameCasesTest::t).toList(),
+              "the socket's, actor's and tenant's two slots are all free again: " + after));
     }
   }
 

@@ -5,10 +5,13 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.sync.JvmMeters;
 import io.runnel.wire.JsonObject;
 import java.util.Locale;
 import java.util.Objects;
@@ -20,7 +23,8 @@ import java.util.Objects;
  * within seconds of its end ({@code docs/replicator.md}). Its HTTP port ({@code PORT}) serves only
  * {@code GET /healthz} (200 while the process runs), {@code GET /readyz} (200 while streaming or standing by, 503
  * while starting or backing off; JSON with the state, the lag and the last failure) and {@code GET /metrics}
- * (Prometheus text). {@link #close()} stops the stream, which releases the lock for a standby.
+ * (Prometheus text of a Micrometer registry: the replicator's series and its bus's, as the {@code all} role shows
+ * them, and the JVM's). {@link #close()} stops the stream, which releases the lock for a standby.
  */
 public final class ReplicatorRole implements AutoCloseable {
 
@@ -29,12 +33,17 @@ public final class ReplicatorRole implements AutoCloseable {
   private final Transport bus;
   private final Replicator replicator;
   private final WebServer server;
+  private final PrometheusMeterRegistry meters;
+  private final JvmMeters jvm;
 
-  private ReplicatorRole(HikariDataSource pool, Transport bus, Replicator replicator, WebServer server) {
+  private ReplicatorRole(HikariDataSource pool, Transport bus, Replicator replicator, WebServer server,
+      PrometheusMeterRegistry meters, JvmMeters jvm) {
     this.pool = pool;
     this.bus = bus;
     this.replicator = replicator;
     this.server = server;
+    this.meters = meters;
+    this.jvm = jvm;
   }
 
   /**
@@ -54,10 +63,13 @@ public final class ReplicatorRole implements AutoCloseable {
     Transport bus = config.bus().open();
     HikariDataSource pool = null;
     Replicator replicator = null;
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    JvmMeters jvm = JvmMeters.bind(meters);
     try {
       pool = BoardApp.pool(replication.database(), 2, "runnel-replicator");
       BoardServer.migrate(pool);
-      replicator = Replicator.builder().config(replication).entities(BoardServer.ENTITIES).transport(bus).build();
+      replicator = Replicator.builder().config(replication).entities(BoardServer.ENTITIES).transport(bus)
+          .meters(meters).build();
       replicator.start();
       Replicator r = replicator;
       WebServer server = WebServer.builder().host("0.0.0.0").port(config.port())
@@ -67,10 +79,10 @@ public final class ReplicatorRole implements AutoCloseable {
               .get("/readyz", (req, res) -> ready(res, r.stats()))
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-                res.send(metrics(r.stats()));
+                res.send(meters.scrape());
               }))
           .build().start();
-      return new ReplicatorRole(pool, bus, replicator, server);
+      return new ReplicatorRole(pool, bus, replicator, server, meters, jvm);
     } catch (RuntimeException | Error e) {
       if (replicator != null) {
         replicator.stop();
@@ -79,6 +91,8 @@ public final class ReplicatorRole implements AutoCloseable {
         pool.close();
       }
       bus.close();
+      jvm.close();
+      meters.close();
       throw e;
     }
   }
@@ -98,37 +112,6 @@ public final class ReplicatorRole implements AutoCloseable {
         .put("restarts", s.restarts())
         .put("lastFailure", s.lastFailure())
         .build());
-  }
-
-  /** The Prometheus text of {@code s}. */
-  static String metrics(ReplicatorStats s) {
-    StringBuilder out = new StringBuilder();
-    gauge(out, "runnel_replicator_streaming", "1 while this replicator holds the slot's lock and streams",
-        s.state() == ReplicatorStats.State.STREAMING ? 1 : 0);
-    gauge(out, "runnel_replicator_standby", "1 while this replicator waits behind the lock's holder",
-        s.state() == ReplicatorStats.State.STANDBY ? 1 : 0);
-    gauge(out, "runnel_replicator_lag_bytes", "WAL bytes between the server's position and the slot's confirmed one",
-        s.lagBytes());
-    gauge(out, "runnel_replicator_lag_seconds", "seconds since the commit of the oldest transaction received and not yet confirmed",
-        s.lagSeconds());
-    counter(out, "runnel_replicator_changes_published_total", "change events published since start", s.published());
-    counter(out, "runnel_replicator_restarts_total", "streams that ended and were redialled", s.restarts());
-    return out.toString();
-  }
-
-  private static void gauge(StringBuilder out, String name, String help, double value) {
-    line(out, name, help, "gauge", value);
-  }
-
-  private static void counter(StringBuilder out, String name, String help, double value) {
-    line(out, name, help, "counter", value);
-  }
-
-  private static void line(StringBuilder out, String name, String help, String type, double value) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n')
-        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
-        .append(name).append(' ').append(value == Math.rint(value) ? Long.toString((long) value)
-            : Double.toString(value)).append('\n');
   }
 
   private static void json(ServerResponse res, Status status, JsonObject body) {
@@ -162,7 +145,12 @@ public final class ReplicatorRole implements AutoCloseable {
         try {
           pool.close();
         } finally {
-          bus.close();
+          try {
+            bus.close();
+          } finally {
+            jvm.close();
+            meters.close();
+          }
         }
       }
     }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * role's Deployment sets exactly the environment variables {@link AppConfig} reads for that role (its ConfigMap's keys
  * and its Secret references), the chart's Secret holds no key no role reads, and the docs and {@code values.yaml}
  * name every one. What a role reads is recorded, not listed by hand: the environment handed to
- * {@link AppConfig#fromEnvironment} notes every name asked for.
+ * {@link AppConfig#fromEnvironment} and {@link LogFormat#fromEnvironment}, as {@link Main} hands it, notes every name
+ * asked for.
  */
 class ChartEnvironmentTest {
 
@@ -50,14 +51,16 @@ class ChartEnvironmentTest {
 
     @Override
     public Set<Entry<String, String>> entrySet() {
-      throw new AssertionError("AppConfig asks for variables by name; it never lists the environment");
+      throw new AssertionError("The app asks for variables by name; it never lists the environment");
     }
   }
 
   static Set<String> readBy(String role) {
     Recording env = new Recording(Map.of("RUNNEL_ROLE", role, "DATABASE_URL", "postgres://u:p@db.example/board",
         "NATS_URL", "nats://nats.example:4222", "RUNNEL_JWT_SECRET", "0123456789abcdef0123456789abcdef"));
-    AppConfig.fromEnvironment(env, Path.of("/srv"));
+    AppConfig config = AppConfig.fromEnvironment(env, Path.of("/srv"));
+    // What Main reads besides the configuration: the log format.
+    LogFormat.fromEnvironment(env, config.dev());
     return env.asked;
   }
 

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code RUNNEL_ROLE=replicator} as the chart runs it, two replicas on one slot: both migrate (the second finds
  * nothing to do), one streams and the other stands by, both answer {@code /readyz} 200 (a standby is ready: it takes
- * over), {@code /metrics} says which streams, and when the streaming one stops the standby takes over.
+ * over), {@code /metrics} says which streams and shows the replicator's, the bus's and the JVM's series, and when the
+ * streaming one stops the standby takes over.
  */
 @FreshDatabase
 class ReplicatorRoleTest {
@@ -41,6 +43,18 @@ class ReplicatorRoleTest {
       }
       TimeUnit.MILLISECONDS.sleep(20);
     }
+  }
+
+  /** The series of a replicator role's scrape, each at the start of a line: the replicator's, the bus's, the JVM's. */
+  static final List<String> SERIES = List.of("runnel_replicator_lag_bytes ", "runnel_replicator_lag_seconds ",
+      "runnel_replicator_state{state=\"streaming\"} ", "runnel_replicator_published_total ",
+      "runnel_replicator_restarts_total ", "runnel_bus_connected 1.0", "runnel_bus_reconnects_total ",
+      "jvm_memory_used_bytes{", "jvm_threads_live_threads ", "jvm_gc_memory_allocated_bytes_total ",
+      "process_cpu_usage ");
+
+  /** The series of {@link #SERIES} that {@code scrape} has no line for. */
+  static List<String> missing(String scrape) {
+    return SERIES.stream().filter(s -> !("\n" + scrape).contains("\n" + s)).toList();
   }
 
   @Test
@@ -71,12 +85,13 @@ class ReplicatorRoleTest {
             () -> assertTrue(streamingReady.body().contains("\"state\":\"streaming\""), streamingReady.body()),
             () -> assertEquals(200, standbyReady.statusCode(), "a standby is ready: " + standbyReady.body()),
             () -> assertTrue(standbyReady.body().contains("\"state\":\"standby\""), standbyReady.body()),
-            () -> assertTrue(streamingMetrics.body().contains("\nrunnel_replicator_streaming 1\n"),
+            () -> assertTrue(streamingMetrics.body().contains("\nrunnel_replicator_state{state=\"streaming\"} 1.0\n"),
                 streamingMetrics.body()),
-            () -> assertTrue(standbyMetrics.body().contains("\nrunnel_replicator_streaming 0\n")
-                && standbyMetrics.body().contains("\nrunnel_replicator_standby 1\n"), standbyMetrics.body()),
-            () -> assertTrue(streamingMetrics.body().contains("# TYPE runnel_replicator_lag_bytes gauge"),
-                streamingMetrics.body()),
+            () -> assertTrue(standbyMetrics.body().contains("\nrunnel_replicator_state{state=\"streaming\"} 0.0\n")
+                && standbyMetrics.body().contains("\nrunnel_replicator_state{state=\"standby\"} 1.0\n"),
+                standbyMetrics.body()),
+            () -> assertEquals(List.of(), missing(streamingMetrics.body()), "the series docs/operating.md names "
+                + "for a replicator, as the all role shows them: its own, its bus's and the JVM's"),
             () -> assertEquals(200, health.statusCode()),
             () -> assertTrue(takenOver.body().contains("\"streaming\":true"), "the standby took over: "
                 + takenOver.body()));
