@@ -19,9 +19,14 @@ import java.util.Objects;
 public record SocketLimits(int maxFrameBytes, long outboundBytes, int dropsBeforeClose, Duration idle,
     Duration sendDeadline, double framesPerSecond, int frameBurst) {
 
+  /** The protocol's frame rate: 64 inbound frames a second per socket. */
+  private static final double FRAMES_PER_SECOND = 64;
+  /** The protocol's frame burst: 256 frames at once. */
+  private static final int FRAME_BURST = 256;
+
   /** The protocol's defaults. */
-  public static final SocketLimits DEFAULTS =
-      new SocketLimits(256 * 1024, 1024 * 1024, 32, Duration.ofSeconds(120), Duration.ofSeconds(10), 64, 256);
+  public static final SocketLimits DEFAULTS = new SocketLimits(256 * 1024, 1024 * 1024, 32, Duration.ofSeconds(120),
+      Duration.ofSeconds(10), FRAMES_PER_SECOND, FRAME_BURST);
 
   /**
    * Checks every limit is positive.
@@ -41,7 +46,7 @@ public record SocketLimits(int maxFrameBytes, long outboundBytes, int dropsBefor
   /** These limits with the protocol's frame rate (64 frames a second, bursts of 256). */
   public SocketLimits(int maxFrameBytes, long outboundBytes, int dropsBeforeClose, Duration idle,
       Duration sendDeadline) {
-    this(maxFrameBytes, outboundBytes, dropsBeforeClose, idle, sendDeadline, 64, 256);
+    this(maxFrameBytes, outboundBytes, dropsBeforeClose, idle, sendDeadline, FRAMES_PER_SECOND, FRAME_BURST);
   }
 
   /**

@@ -23,6 +23,7 @@ import io.runnel.sync.channel.Ticker;
 import io.runnel.sync.http.HttpApi;
 import io.runnel.sync.http.Origins;
 import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.time.Clock;
@@ -362,7 +363,7 @@ public final class SyncNode implements AutoCloseable {
     private Duration idempotencyRetention = Duration.ofHours(24);
     private Duration mutationTimeout = Duration.ofSeconds(30);
     private ChannelLimits channelLimits = ChannelLimits.DEFAULTS;
-    private io.runnel.wire.JsonLimits inputLimits = io.runnel.wire.JsonLimits.INPUT_DEFAULTS;
+    private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
     private long ringBytes = 64L * 1024 * 1024;
     private ChannelBus channelBus = ChannelBus.local();
     private Ticker channelTicker = Ticker.daemon("channel-ticker");
@@ -467,9 +468,9 @@ public final class SyncNode implements AutoCloseable {
 
     /**
      * The size limits of every input, a {@code sub}'s {@code in} and an HTTP call's alike (default
-     * {@link io.runnel.wire.JsonLimits#INPUT_DEFAULTS}: depth 32, 10,000 values); past them {@code X_INPUT_INVALID}.
+     * {@link JsonLimits#INPUT_DEFAULTS}: depth 32, 10,000 values); past them {@code X_INPUT_INVALID}.
      */
-    public Builder inputLimits(io.runnel.wire.JsonLimits limits) {
+    public Builder inputLimits(JsonLimits limits) {
       this.inputLimits = Objects.requireNonNull(limits, "limits");
       return this;
     }

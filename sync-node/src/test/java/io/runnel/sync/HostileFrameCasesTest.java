@@ -19,10 +19,12 @@ import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,7 +152,7 @@ class HostileFrameCasesTest {
   @Test
   void binaryFramesCountAgainstTheFrameRate() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS); RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
       for (int i = 0; i < 300; i++) {
         out.writeBytes(RawSocket.frame(RawSocket.BINARY, true, new byte[] {1, 2, 3}));
       }
@@ -171,7 +173,7 @@ class HostileFrameCasesTest {
   void theFrameRateAndBurstAreTheNodesOwnLimits() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
         RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
-      s.writeAll(java.util.Collections.nCopies(8, "{\"t\":\"hello\",\"v\":1}"));
+      s.writeAll(Collections.nCopies(8, "{\"t\":\"hello\",\"v\":1}"));
       List<JsonObject> answers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         answers.add(next(s));
@@ -211,7 +213,7 @@ class HostileFrameCasesTest {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4), clock);
         RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
       byte[] hello = bytes("{\"t\":\"hello\",\"v\":1}");
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
       out.writeBytes(RawSocket.frame(RawSocket.TEXT, false, Arrays.copyOfRange(hello, 0, 2)));
       for (int i = 2; i < 6; i++) {
         out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, Arrays.copyOfRange(hello, i, i + 1)));
@@ -235,7 +237,7 @@ class HostileFrameCasesTest {
   void eachFragmentOfABinaryMessageTakesAToken() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS, SocketLimits.DEFAULTS.withFrameRate(1, 4));
         RawSocket s = RawSocket.open(node.port(), "ada@acme", 0)) {
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
       out.writeBytes(RawSocket.frame(RawSocket.BINARY, false, new byte[] {1}));
       for (int i = 0; i < 3; i++) {
         out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, false, new byte[] {2}));

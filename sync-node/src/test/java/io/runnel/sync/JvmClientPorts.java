@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -177,6 +178,8 @@ final class JvmClientPorts implements AutoCloseable {
   public void close() {
     resume();
     for (JvmSocket s : sockets) {
+      // Ended first: the reader that the shut wakes hands the page nothing more, so nothing meets a shut-down page.
+      s.ended.set(true);
       s.shut();
     }
     page.shutdownNow();
@@ -223,6 +226,8 @@ final class JvmClientPorts implements AutoCloseable {
         }
       } catch (IOException | InterruptedException e) {
         end(closingCode, String.valueOf(e));
+      } catch (RejectedExecutionException e) {
+        // The ports closed while a frame was on its way to the page: nobody listens any more.
       }
     }
 

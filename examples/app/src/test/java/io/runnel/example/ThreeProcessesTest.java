@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * both nodes hold live lists over real sockets through a random workload of mutations (through either node) and
  * plain SQL; after every step of it, every list of every client equals the same query read through SQL (the
  * differential check of the sync node's own tests). Midway, clients leave one node and resume on the other with
- * their cursors while writes go on, both ways and back again. At the end node 1 gets SIGTERM, as Kubernetes sends
+ * their cursors while writes go on, both ways and back again; the one whose windows the other node does not hold
+ * resumes there by snapshot. At the end node 1 gets SIGTERM, as Kubernetes sends
  * it: each of its clients is told to reconnect ({@code reconnect}, {@code PROTOCOL.md}) after a delay inside the
  * drain's spread and, obeying, resumes on node 2 while writes go on through node 2; the check holds again. A ticket
  * issued by node 1 opens one socket on node 2 and is refused ({@code 401 X_TICKET_INVALID}) the second time on
@@ -121,9 +122,10 @@ class ThreeProcessesTest {
     String againOnTwo = BoardHttp.upgrade(node2, "/v1/sync?ticket=" + ticket);
     String againOnOne = BoardHttp.upgrade(node1, "/v1/sync?ticket=" + ticket);
 
-    // Four clients on each node, every user on both; the movers go over to the other node and back.
+    // Four clients on each node; ada and alan on both, grace on node 2 only. The movers go over to the other node
+    // and back: alan's finds his windows (and their rings) there, grace's finds none of hers.
     Map<String, Watcher> w = new LinkedHashMap<>();
-    for (String at : List.of("ada@1", "alan@1", "grace@1", "mover:alan@1", "ada@2", "alan@2", "grace@2",
+    for (String at : List.of("ada@1", "alan@1", "second:ada@1", "mover:alan@1", "ada@2", "alan@2", "grace@2",
         "mover:grace@2")) {
       String user = at.substring(at.indexOf(':') + 1, at.indexOf('@'));
       Watcher watcher = new Watcher(new LiveClient(at, tokens.get(user)), user);
@@ -138,6 +140,7 @@ class ThreeProcessesTest {
     check("the first writes", all);
     move(movers, List.of(node2, node1), both, tokens);
     check("the movers resumed on the other nodes, with writes made while they were away", all);
+    List<String> graceLikesOnOne = w.get("mover:grace@2").client().kinds("likes");
     workload(15, both, tokens);
     check("more writes with the movers on the other nodes", all);
     move(movers, List.of(node1, node2), both, tokens);
@@ -146,7 +149,7 @@ class ThreeProcessesTest {
     check("more writes with the movers back", all);
 
     // SIGTERM to node 1: each of its clients obeys its reconnect frame, moving to node 2; writes go on through node 2.
-    List<Watcher> onOne = List.of(w.get("ada@1"), w.get("alan@1"), w.get("grace@1"), w.get("mover:alan@1"));
+    List<Watcher> onOne = List.of(w.get("ada@1"), w.get("alan@1"), w.get("second:ada@1"), w.get("mover:alan@1"));
     List<Long> delays = new ArrayList<>();
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       one.terminate();
@@ -174,6 +177,8 @@ class ThreeProcessesTest {
         () -> assertTrue(delays.stream().allMatch(d -> d >= 0 && d < SPREAD_MS),
             "every client of node 1 was told a delay inside the " + SPREAD_MS + " ms spread: " + delays),
         () -> assertNotNull(exit, "node 1 stopped on its own after its drain"),
+        () -> assertEquals("snapshot", graceLikesOnOne.isEmpty() ? "nothing" : graceLikesOnOne.get(0),
+            "node 1 held no ring for grace's likes: her resume there is a snapshot " + graceLikesOnOne),
         () -> assertTrue(rows(LIKES_SQL.formatted("alan")).size() > 0, "the workload left alan some likes" + why),
         () -> {
           for (Watcher c : all) {

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -91,8 +92,9 @@ public final class ChannelHub implements AutoCloseable {
   private volatile long announcedAt;
   private volatile long relistenedAt;
   private final AtomicBoolean relistening = new AtomicBoolean();
+  private volatile boolean closed;
   /** The node's seat stamps ({@link ChannelMessage}): from its clock in microseconds, rising by one per change. */
-  private final java.util.concurrent.atomic.AtomicLong stamps;
+  private final AtomicLong stamps;
   private final ChannelLimits limits;
   private final ChannelBus bus;
   private final Ticker ticker;
@@ -114,7 +116,7 @@ public final class ChannelHub implements AutoCloseable {
     this.presenceTtlMs = b.limits.presenceTtlMs();
     this.announcedAt = b.clock.millis();
     this.relistenedAt = b.clock.millis();
-    this.stamps = new java.util.concurrent.atomic.AtomicLong(b.clock.millis() * 1000);
+    this.stamps = new AtomicLong(b.clock.millis() * 1000);
     this.bus = b.bus;
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
@@ -135,9 +137,10 @@ public final class ChannelHub implements AutoCloseable {
     }
   }
 
-  /** Stops the timed work; the bus is its owner's to close. */
+  /** Stops the timed work and any listening again after a bus outage; the bus is its owner's to close. */
   @Override
   public synchronized void close() {
+    closed = true;
     if (ticking != null) {
       ticking.run();
       ticking = null;
@@ -397,6 +400,9 @@ public final class ChannelHub implements AutoCloseable {
   private void listen(Topic topic) {
     try {
       if (topic.listen(bus, this::remote)) {
+        // Seats made while the topic was deaf never reached the others, and a node that asked meanwhile was not
+        // heard: tell them (nothing, for a topic just claimed), then ask for theirs.
+        announce(topic);
         bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
       }
     } catch (ChannelException e) {
@@ -413,13 +419,13 @@ public final class ChannelHub implements AutoCloseable {
    * for the bus); one pass at a time. Called after a bus reconnect and every {@link #RELISTEN_MS} from the ticker.
    */
   private void relisten() {
-    if (!relistening.compareAndSet(false, true)) {
+    if (closed || !relistening.compareAndSet(false, true)) {
       return;
     }
     Thread.ofVirtual().name("channel-relisten").start(() -> {
       try {
         for (Topic topic : topics.all()) {
-          if (topic.deaf()) {
+          if (topic.deaf() && !closed) {
             listen(topic);
           }
         }
@@ -441,6 +447,9 @@ public final class ChannelHub implements AutoCloseable {
 
   /** The bus came back from a gap: announce this node's seats and ask the others for theirs again. */
   private void reconnected() {
+    if (closed) {
+      return;
+    }
     relisten();
     for (Topic topic : topics.all()) {
       announce(topic);

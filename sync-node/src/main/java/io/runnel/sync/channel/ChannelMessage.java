@@ -65,11 +65,6 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(meta, "meta");
     }
-
-    /** A seat change without a stamp (always applied). */
-    public Seated(String origin, String topic, String seat, String key, JsonObject meta, long since) {
-      this(origin, topic, seat, key, meta, since, 0);
-    }
   }
 
   /**
@@ -86,11 +81,6 @@ public sealed interface ChannelMessage permits ChannelMessage.Event, ChannelMess
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(seat, "seat");
-    }
-
-    /** A leave without a stamp (always applied). */
-    public Unseated(String origin, String topic, String seat) {
-      this(origin, topic, seat, 0);
     }
   }
 

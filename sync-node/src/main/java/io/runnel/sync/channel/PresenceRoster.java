@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * One topic's presence: seats (one per socket that joined with a meta, on this node or, through the bus, another)
@@ -156,7 +157,7 @@ final class PresenceRoster {
   record LocalSeat(String seat, String key, JsonObject meta, long since, long stamp) {}
 
   /** This node's seats, to announce to the other nodes, each stamped by {@code stamps}. */
-  List<LocalSeat> localSeats(java.util.function.LongSupplier stamps) {
+  List<LocalSeat> localSeats(LongSupplier stamps) {
     List<LocalSeat> out = new ArrayList<>();
     seats.forEach((id, s) -> {
       if (s.local()) {

@@ -20,12 +20,12 @@ import java.util.function.Consumer;
 /**
  * A {@link ChannelBus} over a {@link Transport}: an {@link io.runnel.bus.InProcessTransport} for nodes in one JVM, a
  * {@link io.runnel.bus.NatsTransport} across machines. Each message is a small JSON envelope on
- * {@link ChannelBus#subject(String)}: {@code {"k":"event"|"seated"|"unseated"|"roster?","o":origin,"t":topic,...}}, a seat change with its stamp as
- * {@code "v"}.
+ * {@link ChannelBus#subject(String)}: {@code {"k":"event"|"seated"|"unseated"|"roster?","o":origin,"t":topic,...}},
+ * a seat change with its stamp as {@code "v"}.
  * A message the transport refuses (the bus is down, or it is over the bus's payload limit) is dropped (the first of an
  * outage logged, the rest counted and summed up when the bus takes one again), and one that does not decode is logged
  * and skipped: delivery is at most once. The transport is its owner's to close; {@link #close()} ends this bus's
- * subscriptions only.
+ * subscriptions only, and a subscription made after it (a listen that was waiting for the transport) ends at once.
  */
 public final class TransportChannelBus implements ChannelBus {
 
@@ -33,6 +33,7 @@ public final class TransportChannelBus implements ChannelBus {
 
   private final Transport transport;
   private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
   /** Messages dropped since the bus last took one; the first of an outage is logged, the rest only counted. */
   private final java.util.concurrent.atomic.AtomicLong droppedInOutage = new java.util.concurrent.atomic.AtomicLong();
 
@@ -83,6 +84,10 @@ public final class TransportChannelBus implements ChannelBus {
           "Listen again once the bus is back; the operator checks the bus (NATS_URL).");
     }
     subscriptions.add(subscription);
+    if (closed && subscriptions.remove(subscription)) {
+      // The bus closed while this listen waited for the transport: nothing would ever end the subscription.
+      subscription.close();
+    }
     return () -> {
       if (subscriptions.remove(subscription)) {
         subscription.close();
@@ -107,6 +112,7 @@ public final class TransportChannelBus implements ChannelBus {
 
   @Override
   public void close() {
+    closed = true;
     for (Subscription s : subscriptions) {
       if (subscriptions.remove(s)) {
         s.close();

@@ -32,12 +32,12 @@ class TransportChannelBusFlushTest {
       TransportChannelBus other = new TransportChannelBus(there);
       LinkedBlockingQueue<ChannelMessage> heard = new LinkedBlockingQueue<>();
       other.listen("room.f1", heard::add);
-      ChannelMessage.Unseated leave = new ChannelMessage.Unseated("a", "room.f1", "ada");
+      ChannelMessage.Unseated leave = new ChannelMessage.Unseated("a", "room.f1", "ada", 1);
       node.publish(leave);
       node.flush(Duration.ofSeconds(5));
       ChannelMessage arrived = heard.poll(30, TimeUnit.SECONDS);
       nats.kill();
-      node.publish(new ChannelMessage.Unseated("a", "room.f1", "cy"));
+      node.publish(new ChannelMessage.Unseated("a", "room.f1", "cy", 2));
       assertAll(
           () -> assertEquals(leave, arrived, "the flushed leave reached the other node's hub"),
           () -> assertDoesNotThrow(() -> node.flush(Duration.ofMillis(300)), "a bus that is down is logged, not thrown"));
