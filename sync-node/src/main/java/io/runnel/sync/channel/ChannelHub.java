@@ -11,18 +11,14 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -44,30 +40,21 @@ import java.util.concurrent.atomic.LongAdder;
  * that the node can still replay gets the frames it missed after its roster, any other join of a records topic gets
  * {@code gap}; a member whose records frame was dropped gets {@code gap} once its queue drains.
  *
- * <p>Across nodes ({@link ChannelBus}): events and seat changes are published for the other nodes, and theirs are
- * applied here. A node that starts holding a topic asks the others for their seats; every node announces its own
- * seats again every third of the presence TTL ({@link ChannelLimits#presenceTtlMs()}), and another node's seat not
- * announced within the TTL leaves (its node died without a goodbye); after a bus reconnect (a gap) the hub
- * announces its seats and asks again. A topic first claimed while the bus is down is held on this node alone and
- * listens once the bus is back (a join is never refused for the bus's sake). Each seat change carries the node's
- * stamp, taken under the topic's lock, so another node applies one seat's changes in the order they were made even
- * when two threads publish them in the other order (a join's seat and the leave right after it, an announce and a
- * leave).
+ * <p>Across nodes ({@link ChannelBus}, through {@link Peers}): events and seat changes are published for the other
+ * nodes, and theirs are applied here; another node's seat not announced within the presence TTL
+ * ({@link ChannelLimits#presenceTtlMs()}) leaves (its node died without a goodbye). A topic first claimed while the
+ * bus is down is held on this node alone and listens once the bus is back: a join is never refused for the bus's
+ * sake.
  *
  * <p>Locks: a socket's own state, then a topic's; never the other way round.
  */
 public final class ChannelHub implements AutoCloseable {
-
-  private static final System.Logger LOG = System.getLogger(ChannelHub.class.getName());
 
   /** How often the timed work runs (diffs, heartbeat timeouts), milliseconds. */
   static final long TICK_MS = 50;
 
   /** Heartbeats a seat may miss before it leaves. */
   static final int HEARTBEATS_BEFORE_LEAVE = 3;
-
-  /** How often the ticker retries listening on topics claimed while the bus was down, milliseconds. */
-  static final long RELISTEN_MS = 1000;
 
   /** Characters of frame text every records topic's ring may keep together on one node (64 Mi). */
   static final long RING_BUDGET_CHARS = 64L * 1024 * 1024;
@@ -89,14 +76,8 @@ public final class ChannelHub implements AutoCloseable {
   private final Clock clock;
   private final long silenceMs;
   private final long presenceTtlMs;
-  private volatile long announcedAt;
-  private volatile long relistenedAt;
-  private final AtomicBoolean relistening = new AtomicBoolean();
-  private volatile boolean closed;
-  /** The node's seat stamps ({@link ChannelMessage}): from its clock in microseconds, rising by one per change. */
-  private final AtomicLong stamps;
   private final ChannelLimits limits;
-  private final ChannelBus bus;
+  private final Peers peers;
   private final Ticker ticker;
   private final TopicTable topics;
   private final EventGate gate;
@@ -114,15 +95,11 @@ public final class ChannelHub implements AutoCloseable {
     this.silenceMs = HEARTBEATS_BEFORE_LEAVE * b.heartbeat.toMillis();
     this.limits = b.limits;
     this.presenceTtlMs = b.limits.presenceTtlMs();
-    this.announcedAt = b.clock.millis();
-    this.relistenedAt = b.clock.millis();
-    this.stamps = new AtomicLong(b.clock.millis() * 1000);
-    this.bus = b.bus;
     this.ticker = b.ticker;
     this.topics = new TopicTable(b.limits.topicsPerNode());
+    this.peers = new Peers(b.bus, b.nodeId, topics, b.clock, presenceTtlMs);
     this.gate = new EventGate(b.limits);
     this.router = new RecordsRouter(declarations, topics);
-    bus.onReconnect(this::reconnected);
   }
 
   /** A builder; the declarations are required. */
@@ -140,7 +117,7 @@ public final class ChannelHub implements AutoCloseable {
   /** Stops the timed work and any listening again after a bus outage; the bus is its owner's to close. */
   @Override
   public synchronized void close() {
-    closed = true;
+    peers.close();
     if (ticking != null) {
       ticking.run();
       ticking = null;
@@ -208,11 +185,11 @@ public final class ChannelHub implements AutoCloseable {
     boolean joined = false;
     long seatedAs = -1;
     try {
-      claimed = topics.claim(resolved, r -> new Topic(r, counts, ringBudget, stamps::incrementAndGet));
+      claimed = topics.claim(resolved, r -> new Topic(r, counts, ringBudget, peers.stamps()::incrementAndGet));
       resolved.admit(member.actor(), "joining");
       // A bus across nodes may wait here for its subscription; the reservations above hold both caps meanwhile,
       // and the topic stops listening with its last claim.
-      listen(claimed);
+      peers.listen(claimed);
       seatedAs = commit(held, claimed, cursor, presence, now);
       joined = seatedAs >= 0;
     } finally {
@@ -229,7 +206,7 @@ public final class ChannelHub implements AutoCloseable {
       }
     }
     if (seatedAs > 0) {
-      bus.publish(new ChannelMessage.Seated(nodeId, topic, seat(member), key(member), presence, now, seatedAs));
+      peers.seated(topic, seat(member), key(member), presence, now, seatedAs);
     }
   }
 
@@ -255,7 +232,7 @@ public final class ChannelHub implements AutoCloseable {
     }
     long stamp = topic.refresh(seat(held.member), key(held.member), presence, now);
     if (stamp > 0) {
-      bus.publish(new ChannelMessage.Seated(nodeId, name, seat(held.member), key(held.member), presence, now, stamp));
+      peers.seated(name, seat(held.member), key(held.member), presence, now, stamp);
     }
   }
 
@@ -276,7 +253,7 @@ public final class ChannelHub implements AutoCloseable {
     long stamp = Objects.requireNonNull(topics.get(name)).remove(held.member, seat(held.member));
     topics.release(name);
     if (stamp > 0) {
-      bus.publish(new ChannelMessage.Unseated(nodeId, name, seat(held.member), stamp));
+      peers.unseated(name, seat(held.member), stamp);
     }
   }
 
@@ -300,7 +277,7 @@ public final class ChannelHub implements AutoCloseable {
    * nodes before it closes.
    */
   public void flush(Duration deadline) {
-    bus.flush(Objects.requireNonNull(deadline, "deadline"));
+    peers.flush(Objects.requireNonNull(deadline, "deadline"));
   }
 
   /**
@@ -372,89 +349,8 @@ public final class ChannelHub implements AutoCloseable {
     Topic local = topics.get(topic);
     int delivered = local == null ? 0
         : local.deliver(FrameCodec.encode(new OutboundFrame.Event(topic, event, payload)));
-    bus.publish(new ChannelMessage.Event(nodeId, topic, event, payload));
+    peers.event(topic, event, payload);
     return delivered;
-  }
-
-  /** Applies another node's message to the topic it names, when this node holds it. */
-  private void remote(ChannelMessage message) {
-    if (message.origin().equals(nodeId)) {
-      return;
-    }
-    Topic topic = topics.get(message.topic());
-    if (topic == null) {
-      return;
-    }
-    if (message instanceof ChannelMessage.RosterRequest) {
-      announce(topic);
-    } else {
-      topic.remote(message, clock.millis());
-    }
-  }
-
-  /**
-   * Listens on the bus for the other nodes' messages of {@code topic}, and asks them for their seats, unless it
-   * already does. When the bus is down the topic goes on on this node alone (its members hear each other's events and
-   * presence) and stays deaf until {@link #relisten} gets through: a join is never refused for the bus's sake.
-   */
-  private void listen(Topic topic) {
-    try {
-      if (topic.listen(bus, this::remote)) {
-        // Seats made while the topic was deaf never reached the others, and a node that asked meanwhile was not
-        // heard: tell them (nothing, for a topic just claimed), then ask for theirs.
-        announce(topic);
-        bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
-      }
-    } catch (ChannelException e) {
-      if (e.code() != ErrorCode.X_TRANSPORT_UNAVAILABLE) {
-        throw e;
-      }
-      LOG.log(Level.DEBUG, () -> "Topic '" + ChannelException.echo(topic.name()) + "' is held on this node alone"
-          + " until the bus is back: " + e.getMessage());
-    }
-  }
-
-  /**
-   * Topics that could not listen while the bus was down listen now, on a thread of their own (a subscription may wait
-   * for the bus); one pass at a time. Called after a bus reconnect and every {@link #RELISTEN_MS} from the ticker.
-   */
-  private void relisten() {
-    if (closed || !relistening.compareAndSet(false, true)) {
-      return;
-    }
-    Thread.ofVirtual().name("channel-relisten").start(() -> {
-      try {
-        for (Topic topic : topics.all()) {
-          if (topic.deaf() && !closed) {
-            listen(topic);
-          }
-        }
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Listening again on topics held while the bus was down failed; the next tick retries: "
-            + e);
-      } finally {
-        relistening.set(false);
-      }
-    });
-  }
-
-  /** Publishes this node's seats of {@code topic} again, for the other nodes (a request, or their refresh). */
-  private void announce(Topic topic) {
-    for (PresenceRoster.LocalSeat s : topic.localSeats()) {
-      bus.publish(new ChannelMessage.Seated(nodeId, topic.name(), s.seat(), s.key(), s.meta(), s.since(), s.stamp()));
-    }
-  }
-
-  /** The bus came back from a gap: announce this node's seats and ask the others for theirs again. */
-  private void reconnected() {
-    if (closed) {
-      return;
-    }
-    relisten();
-    for (Topic topic : topics.all()) {
-      announce(topic);
-      bus.publish(new ChannelMessage.RosterRequest(nodeId, topic.name()));
-    }
   }
 
   /**
@@ -464,25 +360,11 @@ public final class ChannelHub implements AutoCloseable {
    */
   void tick() {
     long now = clock.millis();
-    List<ChannelMessage> left = new ArrayList<>();
     for (Topic topic : topics.all()) {
       topic.tick(now, now - silenceMs, now - presenceTtlMs)
-          .forEach((seat, stamp) -> left.add(new ChannelMessage.Unseated(nodeId, topic.name(), seat, stamp)));
+          .forEach((seat, stamp) -> peers.unseated(topic.name(), seat, stamp));
     }
-    left.forEach(bus::publish);
-    if (now - relistenedAt >= RELISTEN_MS) {
-      relistenedAt = now;
-      for (Topic topic : topics.all()) {
-        if (topic.deaf()) {
-          relisten();
-          break;
-        }
-      }
-    }
-    if (now - announcedAt >= presenceTtlMs / 3) {
-      announcedAt = now;
-      topics.all().forEach(this::announce);
-    }
+    peers.tick(now);
     gate.sweep(now);
   }
 
