@@ -56,6 +56,11 @@ public enum ErrorCode {
   X_PAYLOAD_TOO_LARGE(413),
   /** Anything unexpected; the body adds an {@code errorId} that is also logged. */
   X_INTERNAL(500),
+  /**
+   * No route of the node answers the request's method and path (an unknown path, a {@code GET} of a mutator, a plain
+   * {@code GET /v1/sync} without the WebSocket upgrade): the HTTP stack's own 404 (or 405), given a coded body.
+   */
+  X_ROUTE_UNKNOWN(404),
 
   /** Configuration (environment variables) refused at boot. */
   X_CONFIG_INVALID(500),

@@ -100,14 +100,31 @@ final class ErrorBodies {
           .put("fix", "Shorten the request line or headers: a query's ?input= may be at most 64 KiB URL-encoded.");
       case 400 -> b.put("code", (socket ? ErrorCode.X_FRAME_INVALID : ErrorCode.X_INPUT_INVALID).name())
           .put("cause", cause).put("fix", "Check the request against PROTOCOL.md.");
+      case 404, 405 -> b.put("code", ErrorCode.X_ROUTE_UNKNOWN.name())
+          .put("cause", "No route answers this method on " + (path == null || path.isEmpty() ? "this path" : path)
+              + " (" + status.reasonPhrase() + ").")
+          .put("fix", socket ? "Open /v1/sync as a WebSocket (GET with Upgrade: websocket)."
+              : "Use a route PROTOCOL.md lists: POST /v1/mutate/{mutator}, GET /v1/query/{query}, POST /v1/tickets,"
+                  + " POST /v1/channels/{topic}/events, GET /v1/sync, /healthz, /readyz, /metrics.");
       default -> {
-        String errorId = java.util.UUID.randomUUID().toString();
-        io.runnel.sync.log.LogContext.logFailure(LOG, System.Logger.Level.ERROR, errorId, "the HTTP stack answered "
-            + status + " for " + path + ": " + message, null);
-        b.put("code", ErrorCode.X_INTERNAL.name()).put("cause", status.reasonPhrase() + " (errorId " + errorId + ").")
-            .put("fix", "Retry later; if it keeps failing, report the errorId.").put("errorId", errorId);
+        if (status.code() < 500) {
+          // Another refusal of the request itself (a timeout reading it, a media type): the caller's, not logged.
+          b.put("code", ErrorCode.X_INPUT_INVALID.name()).put("cause", cause)
+              .put("fix", "Check the request against PROTOCOL.md.");
+        } else {
+          internal(b, path, status, message);
+        }
       }
     }
     return b.build().toString();
+  }
+
+  /** A 5xx the HTTP stack made: {@code X_INTERNAL} with an {@code errorId}, logged with it. */
+  private static void internal(JsonObject.Builder b, String path, Status status, String message) {
+    String errorId = java.util.UUID.randomUUID().toString();
+    io.runnel.sync.log.LogContext.logFailure(LOG, System.Logger.Level.ERROR, errorId, "the HTTP stack answered "
+        + status + " for " + path + ": " + message, null);
+    b.put("code", ErrorCode.X_INTERNAL.name()).put("cause", status.reasonPhrase() + " (errorId " + errorId + ").")
+        .put("fix", "Retry later; if it keeps failing, report the errorId.").put("errorId", errorId);
   }
 }

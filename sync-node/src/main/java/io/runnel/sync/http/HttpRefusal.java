@@ -37,7 +37,7 @@ final class HttpRefusal extends RunnelException {
   /** The HTTP status a refusal of the live-query engine maps to ({@code PROTOCOL.md}, "Codes"). */
   static int statusOf(ErrorCode code) {
     return switch (code) {
-      case X_LIVE_QUERY_UNKNOWN, X_MUTATOR_UNKNOWN -> 404;
+      case X_LIVE_QUERY_UNKNOWN, X_MUTATOR_UNKNOWN, X_ROUTE_UNKNOWN -> 404;
       case X_INPUT_INVALID, X_IDEMPOTENCY_KEY_REUSED, X_VALUE_INVALID, X_RECORD_REJECTED -> 422;
       case X_FORBIDDEN, X_TENANCY_ACTOR_MISMATCH, X_TENANCY_ACTOR_ORG_REQUIRED, X_ORIGIN_REFUSED,
           X_SOCKET_ORIGIN_REFUSED, X_TOPIC_FORBIDDEN -> 403;

@@ -160,6 +160,25 @@ class HostileCallsTest {
   }
 
   @Test
+  void aRequestNoRouteAnswersIsA404WithItsOwnCodeNotAnInternalError() {
+    Map<String, String> ada = Map.of("Authorization", "Bearer ada@acme");
+    HttpCalls.Answer mutatorByGet = http.get("/v1/mutate/bump", ada);
+    HttpCalls.Answer unknown = http.get("/v1/nope", Map.of());
+    HttpCalls.Answer plainSync = http.get("/v1/sync", ada);
+    assertAll(
+        () -> assertEquals(404, mutatorByGet.status(), mutatorByGet.body()),
+        () -> assertTrue(mutatorByGet.body().contains("\"code\":\"X_ROUTE_UNKNOWN\"")
+            && mutatorByGet.body().contains("/v1/mutate/bump") && !mutatorByGet.body().contains("errorId"),
+            "the caller's mistake, named with its path, no errorId: " + mutatorByGet.body()),
+        () -> assertEquals(404, unknown.status(), unknown.body()),
+        () -> assertTrue(unknown.body().contains("\"code\":\"X_ROUTE_UNKNOWN\"") && unknown.body().contains("\"fix\""),
+            unknown.body()),
+        () -> assertEquals(404, plainSync.status(), plainSync.body()),
+        () -> assertTrue(plainSync.body().contains("X_ROUTE_UNKNOWN") && plainSync.body().contains("Upgrade: websocket"),
+            "a plain GET of the socket's path says how to open it: " + plainSync.body()));
+  }
+
+  @Test
   void theAuthenticatorsExceptionTextIsNotSentToTheClient() {
     SyncNode broken = world.node(b -> b.authenticator(c -> {
       throw new IllegalStateException("jdbc:postgresql://10.0.0.7/auth password=hunter2");
