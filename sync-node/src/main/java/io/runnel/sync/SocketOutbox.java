@@ -1,0 +1,129 @@
+package io.runnel.sync;
+
+import io.helidon.websocket.WsSession;
+import io.runnel.sync.socket.FrameCodec;
+import io.runnel.sync.socket.OutboundFrame;
+import io.runnel.sync.socket.OutboundQueue;
+import io.runnel.wire.Nullable;
+import io.runnel.wire.RunnelException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The outbound side of one {@link SyncSocket}: every frame it sends goes through its own {@link OutboundQueue},
+ * written on the queue's thread, so a client that stops reading stalls nobody else.
+ *
+ * <p>Invariant: a frame offered is either queued (counted sent) or dropped (counted, and remembered so the next
+ * drain asks the channel hub for what it lost); the {@link SocketLimits#dropsBeforeClose()}-th drop, and only it,
+ * closes the socket with 1013, from a thread of its own. A send that fails ends the socket: a socket left open with
+ * no writer would swallow every later frame.
+ */
+final class SocketOutbox {
+
+  private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
+
+  private final SyncNode.Services node;
+  private final SyncSocket socket;
+  private final AtomicInteger drops = new AtomicInteger();
+  /** Set when a frame was dropped, so the next drain asks the channel hub for the rosters it lost. */
+  private final AtomicBoolean lostFrames = new AtomicBoolean();
+  private volatile @Nullable OutboundQueue queue;
+
+  SocketOutbox(SyncNode.Services node, SyncSocket socket) {
+    this.node = node;
+    this.socket = socket;
+  }
+
+  /** The socket opened on {@code s}: its queue writes there from now on, and runs {@code drained} when it empties. */
+  void opened(WsSession s, Runnable drained) {
+    OutboundQueue q = new OutboundQueue(node.limits().outboundBytes(), text -> written(s, text), "socket-writer");
+    queue = q;
+    q.onDrained(drained);
+  }
+
+  /** Answers {@code refuse} with {@code e} (for {@code sid}, if any), counted under its code. */
+  void refuse(RunnelException e, @Nullable String sid) {
+    node.metrics().refused(e.code().name());
+    answer(OutboundFrame.Refuse.of(e, sid, null));
+  }
+
+  /**
+   * Queues the answer to a frame the client sent ({@code hello}, {@code refuse}) behind whatever is queued, past the
+   * data bound ({@link OutboundQueue#offerAnswer}); false when even that room is full.
+   */
+  boolean answer(OutboundFrame frame) {
+    return queue(FrameCodec.encode(frame), true);
+  }
+
+  /** Queues a frame; false when it was dropped over the bound. */
+  boolean send(OutboundFrame frame) {
+    return send(FrameCodec.encode(frame));
+  }
+
+  /** Queues one frame's text; false when it was dropped over the bound (or the socket is closed). */
+  boolean send(String text) {
+    return queue(text, false);
+  }
+
+  private boolean queue(String text, boolean answer) {
+    OutboundQueue q = queue;
+    if (q == null || !socket.open()) {
+      return false;
+    }
+    if (answer ? q.offerAnswer(text) : q.offer(text)) {
+      node.metrics().framesSent.increment();
+      node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
+      return true;
+    }
+    lostFrames.set(true);
+    dropped();
+    return false;
+  }
+
+  /** Counts a frame dropped (or not sent for a desynced subscription); closes the socket at the limit. */
+  void dropped() {
+    node.metrics().framesDropped.increment();
+    if (drops.incrementAndGet() == node.limits().dropsBeforeClose()) {
+      // On a thread of its own: the sender may hold a channel topic's lock, and closing leaves every topic, which
+      // takes this socket's hub state first (the hub's lock order is socket, then topic).
+      Thread.ofVirtual().name("socket-drops-close").start(
+          () -> socket.close(1013, "Too many frames dropped: the client is not reading."));
+    }
+  }
+
+  /** Whether a frame was dropped since the last call (which clears it). */
+  boolean takeLostFrames() {
+    return lostFrames.getAndSet(false);
+  }
+
+  /** Since when ({@link System#nanoTime()}) the writer has been blocked in one send; 0 when it is not sending. */
+  long sendingSince() {
+    OutboundQueue q = queue;
+    return q == null ? 0 : q.sendingSince();
+  }
+
+  /** Closes the queue, if the socket opened one; later frames are not sent. */
+  void close() {
+    OutboundQueue q = queue;
+    if (q != null) {
+      q.close();
+    }
+  }
+
+  /**
+   * The writer's send of one frame. A send that fails ends the writer, so it ends the socket too: a socket left open
+   * with no writer would swallow every later frame, {@code hello} answers included.
+   */
+  private void written(WsSession s, String text) {
+    try {
+      s.send(text, true);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Socket send failed: " + e.getMessage());
+      socket.cleanUp();
+      ClosingHandshake.cut(s);
+      throw e;
+    }
+  }
+}
