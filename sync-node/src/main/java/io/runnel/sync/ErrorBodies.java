@@ -100,12 +100,14 @@ final class ErrorBodies {
           .put("fix", "Shorten the request line or headers: a query's ?input= may be at most 64 KiB URL-encoded.");
       case 400 -> b.put("code", (socket ? ErrorCode.X_FRAME_INVALID : ErrorCode.X_INPUT_INVALID).name())
           .put("cause", cause).put("fix", "Check the request against PROTOCOL.md.");
+      // No route matched (or an app route said so itself, whose message is the cause).
       case 404, 405 -> b.put("code", ErrorCode.X_ROUTE_UNKNOWN.name())
-          .put("cause", "No route answers this method on " + (path == null || path.isEmpty() ? "this path" : path)
-              + " (" + status.reasonPhrase() + ").")
-          .put("fix", socket ? "Open /v1/sync as a WebSocket (GET with Upgrade: websocket)."
-              : "Use a route PROTOCOL.md lists: POST /v1/mutate/{mutator}, GET /v1/query/{query}, POST /v1/tickets,"
-                  + " POST /v1/channels/{topic}/events, GET /v1/sync, /healthz, /readyz, /metrics.");
+          .put("cause", (message == null || message.isBlank() ? status.reasonPhrase() : message) + ": "
+              + (path == null || path.isEmpty() ? "this path" : echo(path)) + ".")
+          .put("fix", "/v1/sync".equals(path) ? "Open /v1/sync as a WebSocket (GET with Upgrade: websocket)."
+              : "Check the method and path: the node answers POST /v1/mutate/{mutator}, GET /v1/query/{query},"
+                  + " POST /v1/tickets, POST /v1/channels/{topic}/events, GET /v1/sync, /healthz, /readyz and"
+                  + " /metrics, besides the app's own routes.");
       default -> {
         if (status.code() < 500) {
           // Another refusal of the request itself (a timeout reading it, a media type): the caller's, not logged.
@@ -117,6 +119,11 @@ final class ErrorBodies {
       }
     }
     return b.build().toString();
+  }
+
+  /** {@code path} as a cause may quote it: at most 120 characters. */
+  private static String echo(String path) {
+    return path.length() <= 120 ? path : path.substring(0, 117) + "...";
   }
 
   /** A 5xx the HTTP stack made: {@code X_INTERNAL} with an {@code errorId}, logged with it. */

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The outbound side of one {@link SyncSocket}: every frame it sends goes through its own {@link OutboundQueue},
  * written on the queue's thread, so a client that stops reading stalls nobody else.
  *
- * <p>Invariant: a frame offered is either queued (counted sent) or dropped (counted, and remembered so the next
- * drain asks the channel hub for what it lost); the {@link SocketLimits#dropsBeforeClose()}-th drop, and only it,
+ * <p>Invariant: a frame offered to an open socket is either queued (counted sent) or dropped (counted, and remembered
+ * so the next drain asks the channel hub for what it lost; one offered before the socket opened or after it closed is
+ * neither, and refused); the {@link SocketLimits#dropsBeforeClose()}-th drop, and only it,
  * closes the socket with 1013, from a thread of its own. A send that fails ends the socket: a socket left open with
  * no writer would swallow every later frame.
  */

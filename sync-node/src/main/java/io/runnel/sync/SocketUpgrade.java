@@ -14,7 +14,7 @@ import io.runnel.wire.ErrorCode;
  * {@link UpgradeGate}'s, or one reserved here), the origin is admitted, the credentials or ticket give a grant, and
  * the grant's actor has a socket slot left. Anything refused throws the HTTP refusal the upgrade answers.
  *
- * <p>Invariant: a node slot reserved here goes back on every way out but a decided grant, a refusal and anything
+ * <p>Invariant: a node slot reserved here goes back on every way out but a decided grant: a refusal, and anything
  * else that escapes (an {@link Error} included); a slot the gate reserved is the gate's to give back.
  */
 final class SocketUpgrade {

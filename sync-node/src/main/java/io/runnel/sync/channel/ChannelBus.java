@@ -30,7 +30,7 @@ public interface ChannelBus extends AutoCloseable {
 
   /**
    * Tells the other nodes {@code message}; it never blocks on them, and a message that cannot be sent is lost
-   * (events are at most once; presence is repaired by the hubs announcing their seats again, {@link ChannelHub}).
+   * (events are at most once; presence is repaired by the nodes announcing their seats again, the hub's {@code Peers}).
    */
   void publish(ChannelMessage message);
 

@@ -168,7 +168,8 @@ class HostileCallsTest {
     assertAll(
         () -> assertEquals(404, mutatorByGet.status(), mutatorByGet.body()),
         () -> assertTrue(mutatorByGet.body().contains("\"code\":\"X_ROUTE_UNKNOWN\"")
-            && mutatorByGet.body().contains("/v1/mutate/bump") && !mutatorByGet.body().contains("errorId"),
+            && mutatorByGet.body().contains("/v1/mutate/bump") && !mutatorByGet.body().contains("errorId")
+            && mutatorByGet.body().contains("POST /v1/mutate/{mutator}"),
             "the caller's mistake, named with its path, no errorId: " + mutatorByGet.body()),
         () -> assertEquals(404, unknown.status(), unknown.body()),
         () -> assertTrue(unknown.body().contains("\"code\":\"X_ROUTE_UNKNOWN\"") && unknown.body().contains("\"fix\""),
