@@ -25,14 +25,16 @@ final class PresenceRoster {
   /** The stamp a seat left with, and when (epoch ms), kept for the presence TTL. */
   private record Left(long stamp, long at) {}
 
-  /** One socket's place: its key, meta, when it joined, the order its meta was set in, and when it was heard. */
-  private record Seat(String key, JsonObject meta, long since, long order, long heardAt, boolean local) {}
+  /**
+   * One socket's place: its key, meta, when it joined, the order its meta was set in, when it was heard, and (another
+   * node's seat) the stamp of the last message applied to it, 0 for none.
+   */
+  private record Seat(String key, JsonObject meta, long since, long order, long heardAt, boolean local, long stamp) {}
 
   private static final Comparator<PresenceMember> OLDEST_FIRST =
       Comparator.comparingLong(PresenceMember::since).thenComparing(PresenceMember::key);
 
   private final Map<String, Seat> seats = new HashMap<>();
-  private final Map<String, Long> stamps = new HashMap<>();
   private final Map<String, Left> left = new HashMap<>();
   private final Map<String, Map<String, Seat>> keys = new LinkedHashMap<>();
   private long order;
@@ -60,21 +62,24 @@ final class PresenceRoster {
    *
    * @param since when the seat joined, epoch ms (kept when the seat was already seated)
    * @param local whether the seat is this node's (only local seats time out here)
+   * @param stamp the stamp of the message that seats another node's seat ({@link #fresh}), 0 for none; the seat keeps
+   *     the highest it was given
    * @return the key whose member may have changed
    */
-  String seat(String seat, String key, JsonObject meta, long since, long now, boolean local) {
+  String seat(String seat, String key, JsonObject meta, long since, long now, boolean local, long stamp) {
     Seat old = seats.get(seat);
+    long kept = Math.max(stamp, old == null ? 0 : old.stamp());
     if (old != null && !old.key().equals(key)) {
-      remove(seat);
+      unseat(seat);
       old = null;
     }
     Seat next;
     if (old == null) {
-      next = new Seat(key, meta, since, ++order, now, local);
+      next = new Seat(key, meta, since, ++order, now, local, kept);
     } else if (old.meta().equals(meta)) {
-      next = new Seat(key, meta, old.since(), old.order(), now, local);
+      next = new Seat(key, meta, old.since(), old.order(), now, local, kept);
     } else {
-      next = new Seat(key, meta, old.since(), ++order, now, local);
+      next = new Seat(key, meta, old.since(), ++order, now, local, kept);
     }
     seats.put(seat, next);
     keys.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(seat, next);
@@ -83,19 +88,15 @@ final class PresenceRoster {
 
   /**
    * Whether a message of another node's {@code seat} stamped {@code stamp} is newer than every message of that seat
-   * applied here, its leave included; a message without a stamp (0) always is. A fresh stamp is remembered.
+   * applied here, its leave included; a message without a stamp (0) always is.
    */
   boolean fresh(String seat, long stamp) {
     if (stamp == 0) {
       return true;
     }
-    Long last = stamps.get(seat);
+    Seat seated = seats.get(seat);
     Left gone = left.get(seat);
-    if ((last != null && stamp <= last) || (gone != null && stamp <= gone.stamp())) {
-      return false;
-    }
-    stamps.put(seat, stamp);
-    return true;
+    return (seated == null || stamp > seated.stamp()) && (gone == null || stamp > gone.stamp());
   }
 
   /** Another node's {@code seat} left with {@code stamp} at {@code now} (it may never have been seated here). */
@@ -128,7 +129,7 @@ final class PresenceRoster {
     if (s == null) {
       return false;
     }
-    Seat next = new Seat(s.key(), s.meta(), s.since(), s.order(), now, s.local());
+    Seat next = new Seat(s.key(), s.meta(), s.since(), s.order(), now, s.local(), s.stamp());
     seats.put(seat, next);
     keys.get(s.key()).put(seat, next);
     return true;
@@ -136,11 +137,6 @@ final class PresenceRoster {
 
   /** Removes {@code seat}; returns its key, or null when it was not seated. */
   @Nullable String unseat(String seat) {
-    stamps.remove(seat);
-    return remove(seat);
-  }
-
-  private @Nullable String remove(String seat) {
     Seat s = seats.remove(seat);
     if (s == null) {
       return null;

@@ -172,7 +172,7 @@ final class Topic {
       @Nullable ChannelCursor cursor) {
     long stamp = 0;
     if (meta != null) {
-      change(key, () -> roster.seat(seat, key, meta, now, now, true));
+      change(key, () -> roster.seat(seat, key, meta, now, now, true, 0));
       stamp = stamps.getAsLong();
     }
     Membership m = new Membership(member);
@@ -255,7 +255,7 @@ final class Topic {
       roster.heard(seat, now);
       return 0;
     }
-    return change(key, () -> roster.seat(seat, key, meta, now, now, true)) ? stamps.getAsLong() : 0;
+    return change(key, () -> roster.seat(seat, key, meta, now, now, true, 0)) ? stamps.getAsLong() : 0;
   }
 
   /**
@@ -283,7 +283,7 @@ final class Topic {
           deliver(FrameCodec.encode(new OutboundFrame.Event(e.topic(), e.event(), e.payload())));
       case ChannelMessage.Seated s -> {
         if (roster.fresh(s.seat(), s.stamp())) {
-          change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), now, false));
+          change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), now, false, s.stamp()));
         }
       }
       case ChannelMessage.Unseated u -> {
