@@ -24,8 +24,6 @@ import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Nullable;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,17 +86,7 @@ class RecordsChannelClientTest {
 
   /** The cards of {@code org} in the database: key to title. */
   Map<String, String> database(String org) throws Exception {
-    Map<String, String> rows = new TreeMap<>();
-    try (Connection c = db.connect();
-        PreparedStatement s = c.prepareStatement("SELECT id, title FROM cards WHERE org = ?")) {
-      s.setString(1, org);
-      try (ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          rows.put(Long.toString(r.getLong(1)), r.getString(2));
-        }
-      }
-    }
-    return rows;
+    return RecordsChannelsTest.cards(db, org);
   }
 
   /**

@@ -217,6 +217,11 @@ class RecordsChannelsTest {
 
   /** The cards of {@code org} in the database: key to title. */
   Map<String, String> database(String org) throws Exception {
+    return cards(db, org);
+  }
+
+  /** The cards of {@code org} in {@code db}: key to title (also {@link RecordsChannelClientTest}'s). */
+  static Map<String, String> cards(TestDatabase db, String org) throws Exception {
     Map<String, String> rows = new TreeMap<>();
     try (Connection c = db.connect();
         PreparedStatement s = c.prepareStatement("SELECT id, title FROM cards WHERE org = ?")) {
