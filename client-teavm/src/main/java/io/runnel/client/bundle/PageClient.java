@@ -127,7 +127,7 @@ public final class PageClient {
     try {
       return client.channel(name, json.parse(params), presence == null ? null : json.parse(presence), relay);
     } catch (RunnelException e) {
-      onState.accept(json.write(JsonObject.builder().put("state", "failed").put("error", e.toJson()).build()));
+      relay.failed(e);
       return NOTHING;
     }
   }
@@ -146,7 +146,7 @@ public final class PageClient {
     try {
       return client.channel(name, json.parse(params), null, relay);
     } catch (RunnelException e) {
-      onRoster.accept(json.write(relay.emptyRoster().put("error", e.toJson()).build()));
+      relay.failed(e);
       return NOTHING;
     }
   }
@@ -231,8 +231,9 @@ public final class PageClient {
       this.onRoster = onRoster;
     }
 
-    JsonObject.Builder emptyRoster() {
-      return JsonObject.builder().put("members", new JsonArray(List.of())).put("total", 0);
+    /** A channel refused before anything was sent: heard as its failed state. */
+    void failed(RunnelException e) {
+      state(new ChannelState.Failed(e.code().name(), e.cause(), e.fix()));
     }
 
     @Override
@@ -250,7 +251,8 @@ public final class PageClient {
       Consumer<String> states = onState;
       if (states == null) {
         if (state instanceof ChannelState.Failed f) {
-          onRoster.accept(json.write(emptyRoster().put("error", error(f.code(), f.cause(), f.fix())).build()));
+          onRoster.accept(json.write(JsonObject.builder().put("members", new JsonArray(List.of())).put("total", 0)
+              .put("error", error(f.code(), f.cause(), f.fix())).build()));
         }
         return;
       }
