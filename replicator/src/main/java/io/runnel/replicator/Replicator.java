@@ -272,13 +272,8 @@ public final class Replicator implements AutoCloseable {
     @Override
     public void run() {
       while (!stopped && alive) {
-        try (PreparedStatement s = connection.prepareStatement(
-            "SELECT pg_current_wal_lsn()::text, pg_backend_pid()")) {
-          s.setQueryTimeout(5);
-          try (ResultSet r = s.executeQuery()) {
-            r.next();
-            lagTo(Lsn.parse(r.getString(1)));
-          }
+        try {
+          measureLag(connection);
         } catch (SQLException | RuntimeException e) {
           if (!stopped) {
             alive = false;
@@ -296,15 +291,17 @@ public final class Replicator implements AutoCloseable {
   }
 
   /**
-   * Reads the server's WAL position for the lag before each stream: a stream the bus refuses ends within
-   * milliseconds, sooner than its watchdog's first probe, so without this the lag would read 0 while nothing is
-   * confirmed.
+   * Reads the server's WAL position on the lock's session (at most 5 s) for the lag: before each stream (a stream the
+   * bus refuses ends within milliseconds, sooner than its watchdog's first probe, so without this the lag would read 0
+   * while nothing is confirmed) and as the watchdog's probe of that session.
    */
   private void measureLag(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text");
-        ResultSet r = s.executeQuery()) {
-      r.next();
-      lagTo(Lsn.parse(r.getString(1)));
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text")) {
+      s.setQueryTimeout(5);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        lagTo(Lsn.parse(r.getString(1)));
+      }
     }
   }
 
