@@ -364,7 +364,7 @@ public final class SyncNode implements AutoCloseable {
     private Duration mutationTimeout = Duration.ofSeconds(30);
     private ChannelLimits channelLimits = ChannelLimits.DEFAULTS;
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
-    private long ringBytes = 64L * 1024 * 1024;
+    private long ringBytes = LiveQueryRegistry.DEFAULT_RING_BYTES;
     private ChannelBus channelBus = ChannelBus.local();
     private Ticker channelTicker = Ticker.daemon("channel-ticker");
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
@@ -476,8 +476,8 @@ public final class SyncNode implements AutoCloseable {
     }
 
     /**
-     * The node-wide byte budget of every window's patch ring (default 64 MiB, {@code PROTOCOL.md}); the oldest
-     * entries go first, and a resume older than the ring keeps gets a snapshot.
+     * The node-wide byte budget of every window's patch ring (default {@link LiveQueryRegistry#DEFAULT_RING_BYTES},
+     * 64 MiB); the oldest entries go first, and a resume older than the ring keeps gets a snapshot.
      *
      * @throws IllegalArgumentException when negative
      */

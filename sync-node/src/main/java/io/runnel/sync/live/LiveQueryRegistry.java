@@ -368,6 +368,9 @@ public final class LiveQueryRegistry implements AutoCloseable {
     timers.shutdownNow();
   }
 
+  /** The default node-wide byte budget of every window's patch ring: 64 MiB. */
+  public static final long DEFAULT_RING_BYTES = 64L * 1024 * 1024;
+
   /** Collects a registry's settings. */
   public static final class Builder {
     private @Nullable Declarations declarations;
@@ -378,7 +381,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     private int extraRows = 16;
     private int recentChanges = 50_000;
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
-    private long ringBytes = 64L * 1024 * 1024;
+    private long ringBytes = DEFAULT_RING_BYTES;
     private int snapshotCost = 250;
     private Duration maxLag = Duration.ofMinutes(10);
     private Duration grace = Duration.ofSeconds(60);
