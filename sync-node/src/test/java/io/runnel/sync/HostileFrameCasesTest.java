@@ -17,10 +17,12 @@ import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -221,7 +223,7 @@ class HostileFrameCasesTest {
       out.writeBytes(RawSocket.frame(RawSocket.CONTINUATION, true, Arrays.copyOfRange(hello, 6, hello.length)));
       s.write(out.toByteArray());
       List<JsonObject> answers = List.of(next(s), next(s));
-      clock.advance(java.time.Duration.ofSeconds(5));
+      clock.advance(Duration.ofSeconds(5));
       s.send("{\"t\":\"hello\",\"v\":1}");
       JsonObject after = next(s);
       assertAll(
@@ -256,7 +258,7 @@ class HostileFrameCasesTest {
     ManualClock clock = ManualClock.at(Instant.parse("2026-12-01T09:00:00Z"));
     try (SyncNode node = SyncNode.builder().declarations(HostileInputTest.DECLARATIONS).transport(fixture.bus())
         .dataSource(fixture.pool()).authenticator(ChannelFixture.IDENTITIES).clock(clock).monotonic(clock::nanos)
-        .inputLimits(new io.runnel.wire.JsonLimits(32, 3)).ringBytes(0).listen("127.0.0.1", 0).build();
+        .inputLimits(new JsonLimits(32, 3)).ringBytes(0).listen("127.0.0.1", 0).build();
         RawSocket s = RawSocket.open(startedPort(node), "ada@acme", 0)) {
       s.send("{\"t\":\"sub\",\"sid\":\"big\",\"q\":\"notesFrom\",\"in\":{\"min\":0,\"limit\":9,"
           + "\"like\":\"%\"}}");
