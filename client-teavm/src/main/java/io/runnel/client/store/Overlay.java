@@ -9,10 +9,12 @@ import io.runnel.dsl.Row;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -44,6 +46,13 @@ final class Overlay {
      * then, so the echo of a record it adds is not read as someone else's).
      */
     @Nullable Map<String, @Nullable Row> held;
+    /** The records its last run read and found nowhere (not in truth, not written by an earlier write) nor wrote. */
+    Set<String> unseen = Set.of();
+    /**
+     * Once sent: those of {@link #unseen} truth still lacked at the first attempt, whose first synced row it then
+     * holds as their truth (their echo may come before the answer, as may a list's first snapshot of them).
+     */
+    @Nullable Set<String> awaited;
     /** Once settled by its digest: each touched record's truth LSN (or null) at that moment. */
     @Nullable Map<String, @Nullable String> since;
 
@@ -94,6 +103,8 @@ final class Overlay {
       try {
         p.run(tx);
         resolve(p, tx);
+        tx.unseen.removeAll(tx.changes.keySet());
+        p.unseen = tx.unseen;
       } catch (RuntimeException e) {
         failed.accept(p, e);
         continue;
@@ -160,6 +171,7 @@ final class Overlay {
     private final Map<String, Change> earlier;
     private final Function<String, @Nullable Row> truth;
     final Map<String, Change> changes = new LinkedHashMap<>();
+    final Set<String> unseen = new HashSet<>();
 
     Scratch(Actor actor, Map<String, Change> earlier, Function<String, @Nullable Row> truth) {
       this.actor = actor;
@@ -179,7 +191,14 @@ final class Overlay {
 
     private @Nullable Row read(String id) {
       Change c = changes.get(id);
-      return c != null ? c.row() : before(id);
+      if (c != null) {
+        return c.row();
+      }
+      Row r = before(id);
+      if (r == null && !earlier.containsKey(id)) {
+        unseen.add(id);
+      }
+      return r;
     }
 
     @Override

@@ -41,8 +41,9 @@ import java.util.function.Consumer;
  *
  * <p>A write the outbox has sent ({@link #sending}) may show in truth before the store can tell (its echo can beat
  * its answer, and a snapshot names no writes), so until it settles or is dropped the overlay replays over the truth
- * its records had when it was first sent, moved on only by the echoes of writes that settle: no twin counts its own
- * echo again (no 1, 2, 3, 2), and someone else's change to those records shows with the write's echo.
+ * its records had when it was first sent (for a record it read and truth lacked then, the first row that arrives),
+ * moved on only by the echoes of writes that settle: no twin counts its own echo again (no 1, 2, 3, 2), and someone
+ * else's change to those records shows with the write's echo.
  */
 public final class RecordStore implements OptimisticWrites {
 
@@ -149,6 +150,9 @@ public final class RecordStore implements OptimisticWrites {
         dirty = true;
       }
       truth.put(id, new Synced(type, key, row, lsn));
+      if (old == null) {
+        holdFirstArrival(id, row);
+      }
       changed();
     }
     return key;
@@ -309,6 +313,13 @@ public final class RecordStore implements OptimisticWrites {
         held.put(id, s == null ? null : s.row());
       }
       p.held = held;
+      Set<String> awaited = new HashSet<>();
+      for (String id : p.unseen) {
+        if (!truth.containsKey(id)) {
+          awaited.add(id);
+        }
+      }
+      p.awaited = awaited;
     }
   }
 
@@ -360,6 +371,22 @@ public final class RecordStore implements OptimisticWrites {
     if (any) {
       dirty = true;
       changed();
+    }
+  }
+
+  /**
+   * Record {@code id} came into truth with {@code row}: a sent write that read it while truth lacked it holds this
+   * first row as its truth, as if it had been there when the write was sent. The write's echo (or a list's first
+   * snapshot) may be that row only when it was read after the write committed; the outbox sends a replayed write
+   * once the page's lists caught up, so it is rarely so.
+   */
+  private void holdFirstArrival(String id, Row row) {
+    for (Overlay.Pending<?> p : overlay.pending()) {
+      Set<String> awaited = p.awaited;
+      Map<String, @Nullable Row> held = p.held;
+      if (awaited != null && held != null && awaited.remove(id)) {
+        held.put(id, row);
+      }
     }
   }
 

@@ -26,8 +26,10 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -178,6 +180,40 @@ class RecordStoreTest {
         () -> assertEquals(List.of(1, 2), distinct(seenLikes), "1, the optimistic 2, the echo's 2: never 3"));
   }
 
+  /**
+   * A like sent while the store lacks its post (a reloaded page replaying its queue, a list opened meanwhile): the
+   * post's first row holds as the truth the write was sent against, so its echo, beating the answer, is not counted
+   * twice (5, 6, 7, 6 before).
+   */
+  @Test
+  void aSentWriteOnARecordTheStoreLackedHoldsItsFirstRowSoItsEchoIsNotCountedTwice() {
+    store.apply("w1", LIKE, "p1");
+    store.sending("w1");
+    sync("p1", "Hello", 5, LSN1);
+    int shownBeforeEcho = store.get("posts", "p1").int4("likes");
+    store.batch(() -> {
+      store.accept(wire("p1", "Hello", 6), LSN2);
+      store.noteWrites(List.of("d1"));
+    });
+    int shownAtEcho = store.get("posts", "p1").int4("likes");
+    store.answered("w1", "d1", LSN2);
+    store.helloLsn(LSN2);
+    assertAll(
+        () -> assertEquals(6, shownBeforeEcho, "the server's 5 with the like"),
+        () -> assertEquals(6, shownAtEcho, "the echo's 6, not 7"),
+        () -> assertEquals(0, store.pendingWrites()),
+        () -> assertEquals(Arrays.asList(null, 6), distinct(seenLikes), "absent, then 6 all along"));
+  }
+
+  /** A write that was never sent replays over each new truth as before: its twin is not pinned to a first row. */
+  @Test
+  void aWriteNotYetSentReplaysOverTheLatestRowOfARecordTheStoreLacked() {
+    store.apply("w1", LIKE, "p1");
+    sync("p1", "Hello", 5, LSN1);
+    sync("p1", "Hello", 8, LSN2);
+    assertEquals(9, store.get("posts", "p1").int4("likes"), "someone else's 8 with the like");
+  }
+
   /** A snapshot read after the sent write committed holds its like, and names no write: it is not counted twice. */
   @Test
   void aSnapshotThatAlreadyHoldsASentWriteIsNotCountedTwiceBeforeItSettles() {
@@ -264,7 +300,7 @@ class RecordStoreTest {
   private static List<Integer> distinct(List<Integer> values) {
     List<Integer> out = new ArrayList<>();
     for (Integer v : values) {
-      if (out.isEmpty() || !out.get(out.size() - 1).equals(v)) {
+      if (out.isEmpty() || !Objects.equals(out.get(out.size() - 1), v)) {
         out.add(v);
       }
     }
