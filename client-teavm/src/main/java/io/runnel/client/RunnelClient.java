@@ -50,7 +50,9 @@ import java.util.function.DoubleSupplier;
  * one {@link Outbox}. The hub exists only when the refs register a channel ({@link Refs#channel(ChannelRef)}).
  *
  * <p>Design: it composes, it does not decide. The live client's connection state goes to the outbox (a pass is cut
- * when its connection drops, a new one starts online); the outbox asks the live client to beat soon after an answer,
+ * when its connection drops; a new one starts once the connection's lists and topics have caught up, at most
+ * {@link LiveClient#CATCH_UP_WAIT_MS} after the {@code hello}, so a write replayed after a reload finds the records
+ * it touches in the store and is not counted twice when its echo beats its answer); the outbox asks the live client to beat soon after an answer,
  * so the write settles by the {@code hello} LSN; the store is the outbox's overlay. Before the outbox hears
  * {@code Online} it is signed in as the actor the node's {@code hello} answer named, so a principal change parks the
  * old queue (the live client has already cleared the store) before anything is sent. The last actor is remembered in
@@ -108,6 +110,11 @@ public final class RunnelClient {
     live.onError(errors);
     outbox.onError(errors);
     live.onConnection(this::connectionChanged);
+    live.onCaughtUp(epoch -> {
+      if (live.connection() instanceof ConnectionState.Online o && o.epoch() == epoch) {
+        outbox.connection(o);
+      }
+    });
     b.pageEvents.listen(new PageEvents.Listener() {
       @Override
       public void online() {
@@ -361,6 +368,9 @@ public final class RunnelClient {
 
   private void connectionChanged(ConnectionState state) {
     if (state instanceof ConnectionState.Online) {
+      // The outbox hears Online once the lists caught up (live.onCaughtUp): a write replayed now could be echoed
+      // into records the store does not hold yet, and its twin would then count it twice.
+      outbox.catchingUp();
       String actor = live.actorId();
       if (actor != null) {
         signIn(actor);
@@ -371,8 +381,9 @@ public final class RunnelClient {
           }
         }
       }
+    } else {
+      outbox.connection(state);
     }
-    outbox.connection(state);
     connection.accept(state);
   }
 

@@ -6,6 +6,7 @@ import static io.runnel.client.Page.recorder;
 import static io.runnel.client.fake.Node.BY_LIKES;
 import static io.runnel.client.fake.Node.CREATE;
 import static io.runnel.client.fake.Node.LIKE;
+import static io.runnel.client.fake.Node.hello;
 import static io.runnel.client.fake.Node.patch;
 import static io.runnel.client.fake.Node.post;
 import static io.runnel.client.fake.Node.put;
@@ -23,6 +24,7 @@ import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
+import io.runnel.client.live.LiveClient;
 import io.runnel.client.live.LiveQuery;
 import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
@@ -148,6 +150,69 @@ class RunnelClientEntryTest {
         () -> assertEquals(List.of(List.of(), List.of("p1:A:6")), seen, "the like over the server's 5, then its echo"),
         () -> assertEquals(key("likePost", 1), after.http.last().key(), "replayed under its original key"),
         () -> assertEquals(List.of(), after.outbox().pending()));
+  }
+
+  /**
+   * The reload of the board test that once showed 1, 2, 3, 2: a like queued offline is replayed by a page whose store
+   * is empty. Sent before the list's snapshot, its overlay had no row of the post to hold, so the snapshot showed
+   * with the twin on top and the echo, beating the answer, got the twin again. The outbox now sends once the list
+   * caught up, so the overlay holds the snapshot's row and the echo does not count the like twice.
+   */
+  @Test
+  void aReloadedPageReplaysItsQueueOnlyOnceItsListsCaughtUpSoAnEchoBeforeTheAnswerIsNotCountedTwice() {
+    Page before = new Page();
+    before.client.connect();
+    before.online("u1", 1);
+    before.http.offline = true;
+    before.client.mutate(LIKE, "p1");
+    Page after = before.reload();
+    after.client.connect();
+    List<List<String>> seen = new ArrayList<>();
+    LiveQuery list = after.client.query(BY_LIKES, "acme", recorder(seen));
+    FakeSockets.Socket node = after.online("u1", 2);
+    after.scheduler.runDue();
+    List<String> sentBeforeSnapshot = after.http.keys();
+    node.receive(snapshot(list.sid(), 2, post("p1", "acme", "A", 5)));
+    after.scheduler.runDue();
+    RecordingHttp.Call like = after.http.open();
+    node.receive(patch(list.sid(), 3, List.of("d1"), update(post("p1", "acme", "A", 6))));
+    List<List<String>> beforeAnswer = List.copyOf(seen);
+    like.ok("d1", answerLsn(3));
+    after.scheduler.runDue();
+    assertAll(
+        () -> assertEquals(List.of(), sentBeforeSnapshot, "nothing is sent while the list is loading"),
+        () -> assertEquals(key("likePost", 1), like.key(), "sent once the list caught up, under its original key"),
+        () -> assertEquals(List.of(List.of(), List.of("p1:A:6")), beforeAnswer,
+            "the server's 5 with the like, and its echo, before the answer, still 6"),
+        () -> assertEquals(List.of(List.of(), List.of("p1:A:6")), seen, "the answer changes nothing shown"),
+        () -> assertEquals(List.of(), after.outbox().pending()));
+  }
+
+  /**
+   * A list whose snapshot is slow holds the outbox back for {@link LiveClient#CATCH_UP_WAIT_MS} at most (the node
+   * answers the beats meanwhile, so the socket stays up).
+   */
+  @Test
+  void aListThatNeverCatchesUpHoldsTheReplayForTheCatchUpWaitOnly() {
+    Page before = new Page();
+    before.client.connect();
+    before.online("u1", 1);
+    before.http.offline = true;
+    before.client.mutate(LIKE, "p1");
+    Page after = before.reload();
+    after.client.connect();
+    after.client.query(BY_LIKES, "acme", v -> { });
+    FakeSockets.Socket node = after.online("u1", 2);
+    for (long waited = 1_000; waited < LiveClient.CATCH_UP_WAIT_MS; waited += 1_000) {
+      after.scheduler.advance(1_000);
+      node.receive(hello("u1", 2));
+    }
+    after.scheduler.advance(999);
+    List<String> sentBeforeWait = after.http.keys();
+    after.scheduler.advance(1);
+    assertAll(
+        () -> assertEquals(List.of(), sentBeforeWait),
+        () -> assertEquals(List.of(key("likePost", 1)), after.http.keys(), "sent when the wait ran out"));
   }
 
   @Test

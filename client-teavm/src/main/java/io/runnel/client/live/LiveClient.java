@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * The page's one socket to a node and the live queries riding on it.
@@ -42,6 +43,11 @@ public final class LiveClient {
   public static final int MAX_FRAME_BYTES = 256 * 1024;
   /** The beat interval used until the node names its own. */
   public static final long DEFAULT_HEARTBEAT_MS = 10_000;
+  /**
+   * How long after a {@code hello} the client waits for its subscriptions and topics to be synced before it tells
+   * {@link #onCaughtUp} listeners anyway, in milliseconds: a slow snapshot delays the outbox by at most this.
+   */
+  public static final long CATCH_UP_WAIT_MS = 5_000;
 
   private final SocketPort sockets;
   private final Scheduler scheduler;
@@ -55,6 +61,7 @@ public final class LiveClient {
   private final Map<String, LiveQuery> queries = new LinkedHashMap<>();
   private final List<Consumer<ConnectionState>> connectionListeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
+  private final List<LongConsumer> caughtUpListeners = new ArrayList<>();
   private ConnectionState state;
   private long epoch;
   private int failures;
@@ -74,6 +81,9 @@ public final class LiveClient {
   private Scheduler.@Nullable Cancellable silence;
   private Scheduler.@Nullable Cancellable retry;
   private Scheduler.@Nullable Cancellable soon;
+  private Scheduler.@Nullable Cancellable catchUp;
+  /** The connection epoch whose catch-up the listeners heard, or -1. */
+  private long caughtUpEpoch = -1;
 
   LiveClient(LiveClientBuilder b) {
     this.sockets = Objects.requireNonNull(b.sockets, "sockets");
@@ -138,6 +148,18 @@ public final class LiveClient {
   public void onConnection(Consumer<ConnectionState> listener) {
     connectionListeners.add(Objects.requireNonNull(listener, "listener"));
     listener.accept(state);
+  }
+
+  /**
+   * Calls {@code listener} with the connection's epoch once per connection, when every subscription and topic has
+   * had its first answer since the {@code hello} (a snapshot, a resume's patch, a refusal, a topic's catch-up), or
+   * {@link #CATCH_UP_WAIT_MS} after the {@code hello}, whichever comes first; never for a connection lost before.
+   * The outbox waits for it, so a write replayed after a reload is first sent once the records it touches are in the
+   * store: the overlay then holds their rows from before the write, and an echo that beats the write's answer is not
+   * counted twice.
+   */
+  public void onCaughtUp(LongConsumer listener) {
+    caughtUpListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /** Calls {@code listener} with every error the client reports: unreadable frames, rejected records, refusals. */
@@ -221,6 +243,7 @@ public final class LiveClient {
   void released(LiveQuery q) {
     if (queries.remove(q.sid()) != null && online) {
       send(new ClientFrame.Unsub(q.sid()));
+      checkCaughtUp();
     }
   }
 
@@ -265,6 +288,8 @@ public final class LiveClient {
     cancel(silence);
     cancel(soon);
     soon = null;
+    cancel(catchUp);
+    catchUp = null;
     for (LiveQuery q : queries.values()) {
       q.unsynced();
     }
@@ -292,6 +317,7 @@ public final class LiveClient {
       if (gen == generation) {
         heard();
         receive(frame);
+        checkCaughtUp();
       }
     }
 
@@ -377,6 +403,11 @@ public final class LiveClient {
       }
       topics.connected(this::send);
       scheduleBeat();
+      long e = epoch;
+      catchUp = scheduler.schedule(CATCH_UP_WAIT_MS, () -> {
+        catchUp = null;
+        caughtUp(e);
+      });
     }
     heard();
     if (allLive()) {
@@ -405,6 +436,24 @@ public final class LiveClient {
     if (helloUnused && allLive()) {
       helloUnused = false;
       beatSoon();
+    }
+  }
+
+  /** Tells the catch-up listeners once the connection's subscriptions and topics are all synced. */
+  private void checkCaughtUp() {
+    if (online && caughtUpEpoch != epoch && !caughtUpListeners.isEmpty() && allLive()) {
+      cancel(catchUp);
+      catchUp = null;
+      caughtUp(epoch);
+    }
+  }
+
+  private void caughtUp(long e) {
+    if (online && e == epoch && caughtUpEpoch != e) {
+      caughtUpEpoch = e;
+      for (LongConsumer l : List.copyOf(caughtUpListeners)) {
+        l.accept(e);
+      }
     }
   }
 

@@ -244,6 +244,16 @@ public final class Outbox {
   }
 
   /**
+   * A connection went online and the page's lists are still loading: no pass starts (a call made meanwhile is stored,
+   * shown and waits too) until {@link #connection} hears {@code Online}, which the page sends once they caught up, or
+   * hears the connection lost. A write replayed after a reload is so first sent once the records it touches are in
+   * the store, and its overlay holds their rows from before it (see {@link OptimisticWrites#sending}).
+   */
+  public void catchingUp() {
+    loop.hold();
+  }
+
+  /**
    * Stops sending for good (the page's client closed): the retry timer is cancelled, no pass starts again, and an
    * answer still on its way settles or fails its entry but sends nothing after it. The queue's lock is released for
    * good, so another tab takes the queue over. Calls made after this are stored and shown, for the next page (or

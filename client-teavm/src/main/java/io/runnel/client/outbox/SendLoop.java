@@ -67,6 +67,8 @@ final class SendLoop {
   private boolean passOnline;
   private long connectionEpoch;
   private boolean online;
+  /** Set while the connection is online but its lists are still loading ({@link #hold}): no pass starts. */
+  private boolean held;
   private int failures;
   private boolean networkFailed;
   private long notBefore;
@@ -90,6 +92,7 @@ final class SendLoop {
 
   /** The connection went online under {@code epoch}: a pass begun under an older one ends, and a new one starts. */
   void online(long epoch) {
+    held = false;
     boolean fresh = !online || epoch != connectionEpoch;
     if (draining && passOnline && passEpoch != epoch) {
       endPass();
@@ -105,12 +108,21 @@ final class SendLoop {
 
   /** The connection is connecting or offline at {@code epoch}: a pass begun online ends. */
   void lost(long epoch) {
+    held = false;
     connectionEpoch = epoch;
     if (online) {
       online = false;
       endPass();
       host.publish();
     }
+  }
+
+  /**
+   * A connection is up but the page's lists are still loading: no pass starts until {@link #online} (they caught up)
+   * or {@link #lost}; a pass already running goes on.
+   */
+  void hold() {
+    held = true;
   }
 
   /** Another principal signed in: the pass ends, the retry timer and the backoff are forgotten. */
@@ -150,7 +162,7 @@ final class SendLoop {
   /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
   void drain() {
     PrincipalQueue q = host.active();
-    if (stopped || q == null || !q.loaded || draining || !host.leads()) {
+    if (stopped || held || q == null || !q.loaded || draining || !host.leads()) {
       return;
     }
     long now = scheduler.nowMillis();

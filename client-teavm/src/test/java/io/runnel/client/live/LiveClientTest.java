@@ -84,6 +84,39 @@ class LiveClientTest {
             new ConnectionState.Online(1)), states));
   }
 
+  /**
+   * Catch-up is told once per connection, after every list's first answer since the {@code hello}, never for a
+   * connection lost before it, and again for the next connection once its resume lands.
+   */
+  @Test
+  void catchUpIsToldOncePerConnectionAfterEveryListAnsweredAndNeverForALostOne() {
+    List<Long> caughtUp = new ArrayList<>();
+    client.onCaughtUp(caughtUp::add);
+    LiveQuery a = client.query(BY_LIKES, "acme");
+    LiveQuery b = client.query(BY_LIKES, "other");
+    FakeSockets.Socket s = online("u1");
+    s.receive(snapshot(a.sid(), 1, post("p1", "acme", "A", 5)));
+    List<Long> afterOne = List.copyOf(caughtUp);
+    s.receive(snapshot(b.sid(), 1));
+    s.receive(patch(a.sid(), 2, List.of()));
+    List<Long> afterBoth = List.copyOf(caughtUp);
+    FakeSockets.Socket next = droppedAndBackAs(s, "u1", 2);
+    next.listener.closed(1006, "gone again");
+    scheduler.advance(LiveClient.CATCH_UP_WAIT_MS);
+    List<Long> afterLost = List.copyOf(caughtUp);
+    FakeSockets.Socket third = sockets.last();
+    third.open();
+    third.receive(hello("u1", 2));
+    third.receive(patch(a.sid(), 2, List.of()));
+    third.receive(patch(b.sid(), 2, List.of()));
+    assertAll(
+        () -> assertEquals(List.of(), afterOne, "one list still loading"),
+        () -> assertEquals(List.of(1L), afterBoth, "told once, at the second snapshot"),
+        () -> assertEquals(List.of(1L), afterLost, "a connection lost before catching up is never told, not even by"
+            + " its wait"),
+        () -> assertEquals(List.of(1L, 3L), caughtUp, "the third connection, once both resumes landed"));
+  }
+
   @Test
   void theClientBeatsHelloEveryHeartbeatTheNodeNamed() {
     FakeSockets.Socket s = online("u1");
