@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  *
  * <p>The provisional queue. A call made before any principal signed in (first load, never connected, nothing
  * remembered) cannot know whose queue it joins, yet must not fail: its twin runs into the overlay as usual and it
- * waits in the provisional queue, stored entry by entry under {@code runnel.outbox.!provisional.<seq>.<write id>} (read back
- * when the outbox is built, so a reload before any connection keeps it). Nothing of it is sent until the outbox
+ * waits in the provisional queue, stored entry by entry under {@code runnel.outbox.!provisional.<seq>.<write id>}
+ * (read back when the outbox is built, so a reload before any connection keeps it). Nothing of it is sent until the outbox
  * hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the end
  * of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
  * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
