@@ -81,7 +81,10 @@ class NatsTransportTest {
     assertTrue(latch.await(WAIT.toSeconds(), TimeUnit.SECONDS), "timed out waiting for: " + what);
   }
 
-  /** Runs {@code action}, which must fail with {@code X_TRANSPORT_UNAVAILABLE} within 200 ms. */
+  /**
+   * Runs {@code action}, which must fail with {@code X_TRANSPORT_UNAVAILABLE} within 2 s: at once, not after the 5 s
+   * flush deadline (a bound far from both, so a busy machine's pause does not fail it).
+   */
   static Executable refusedAtOnce(String what, Executable action) {
     return () -> {
       long start = System.nanoTime();
@@ -89,7 +92,7 @@ class NatsTransportTest {
       long millis = (System.nanoTime() - start) / 1_000_000;
       assertAll(
           () -> assertEquals(ErrorCode.X_TRANSPORT_UNAVAILABLE, e.code(), what),
-          () -> assertTrue(millis < 200, what + " is refused at once, not after " + millis + " ms"));
+          () -> assertTrue(millis < 2_000, what + " is refused at once, not after " + millis + " ms"));
     };
   }
 

@@ -184,7 +184,8 @@ class ReplicatorRecoveryTest {
       try (Harness h = Harness.start(db, "lost_lock", ENTITIES).awaitStreaming()) {
         db.execute("INSERT INTO rows VALUES (1, 'a')");
         h.next();
-        db.execute("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted");
+        db.execute("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
         await("the stream stopped and was redialled", () -> h.replicator.stats().restarts() >= 1);
         db.execute("INSERT INTO rows VALUES (2, 'b')");
         assertEquals("2", h.next().key());

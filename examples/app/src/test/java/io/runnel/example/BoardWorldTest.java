@@ -4,6 +4,7 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import io.runnel.testing.Chromium;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
@@ -23,6 +24,12 @@ import org.junit.jupiter.api.BeforeAll;
 abstract class BoardWorldTest {
 
   static final double WAIT_MS = 15_000;
+
+  static {
+    // An assertion given no timeout waits this long, not Playwright's 5 s: a page on a busy machine may take longer
+    // to show what a node restart or an SQL edit changed. A latency a test means to bound is passed explicitly.
+    PlaywrightAssertions.setDefaultAssertionTimeout(WAIT_MS);
+  }
 
   static BoardApp app;
   static Chromium chromium;

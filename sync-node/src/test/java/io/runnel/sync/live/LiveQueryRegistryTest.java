@@ -330,9 +330,22 @@ class LiveQueryRegistryTest {
           () -> assertEquals(ErrorCode.X_TIMEOUT, rec.stream("two").refusal.code()),
           () -> assertEquals(0, rec.stream("one").snapshots),
           () -> assertEquals(0, registry.stats().windows(), "the failed window is gone; a new subscribe reads again"));
-      registry.subscribe(rec, "three", Actor.anonymous(), "allNotes", JsonObject.EMPTY);
-      LiveFixture.await("a fresh read", () -> rec.stream("three").snapshots == 1);
-      assertNull(rec.stream("three").refusal);
+      // A fresh read, under the same 300 ms deadline: on a busy machine it may itself time out, so it is asked again
+      // (each time a new window) until one is read.
+      String fresh = null;
+      for (int i = 1; fresh == null; i++) {
+        String sid = "three-" + i;
+        registry.subscribe(rec, sid, Actor.anonymous(), "allNotes", JsonObject.EMPTY);
+        LiveFixture.await("an answer to " + sid, () -> rec.stream(sid).snapshots + (rec.stream(sid).refusal == null
+            ? 0 : 1) > 0);
+        if (rec.stream(sid).snapshots == 1) {
+          fresh = sid;
+        } else {
+          assertEquals(ErrorCode.X_TIMEOUT, rec.stream(sid).refusal.code(), sid);
+          assertTrue(i < 5, "five fresh reads in a row past 300 ms");
+        }
+      }
+      assertNull(rec.stream(fresh).refusal);
     }
   }
 }

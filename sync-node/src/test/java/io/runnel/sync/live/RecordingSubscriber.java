@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A subscriber that records every frame and rebuilds each subscription's list from the frames alone, the way a
@@ -13,15 +14,19 @@ import java.util.Map;
  */
 final class RecordingSubscriber implements LiveSubscriber {
 
-  /** One subscription's state as its frames built it. */
+  /**
+   * One subscription's state as its frames built it. Tests read it from their own thread while the node's thread
+   * writes it: each frame is recorded first and counted last, in volatile counters, so a test that saw a count sees
+   * that frame's record, list and cursor too.
+   */
   static final class Stream {
     final List<LiveRecord> list = new ArrayList<>();
-    final List<String> frames = new ArrayList<>();
-    int snapshots;
-    int patches;
-    Cursor cursor;
-    RunnelException refusal;
-    String error;
+    final List<String> frames = new CopyOnWriteArrayList<>();
+    volatile int snapshots;
+    volatile int patches;
+    volatile Cursor cursor;
+    volatile RunnelException refusal;
+    volatile String error;
   }
 
   private final Map<String, Stream> streams = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -53,9 +58,9 @@ final class RecordingSubscriber implements LiveSubscriber {
     synchronized (s) {
       s.list.clear();
       s.list.addAll(records);
-      s.snapshots++;
       s.cursor = cursor;
       s.frames.add("snapshot " + records.size() + " @" + cursor.lsn());
+      s.snapshots++;
     }
   }
 
@@ -63,18 +68,18 @@ final class RecordingSubscriber implements LiveSubscriber {
   public void patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) {
     Stream s = stream(sid);
     synchronized (s) {
-      s.patches++;
       s.frames.add("patch " + ops + " @" + cursor.lsn());
       if (s.cursor != null && cursor.lsn().compareTo(s.cursor.lsn()) < 0) {
         s.error = "the cursor moved back from " + s.cursor.lsn() + " to " + cursor.lsn();
       }
       s.cursor = cursor;
-      if (ops.isEmpty() && !(s.patches == 1 && s.snapshots == 0)) {
+      if (ops.isEmpty() && !(s.patches == 0 && s.snapshots == 0)) {
         s.error = "an empty patch was sent other than as a resume's only answer (it leaks timing)";
       }
       for (Op op : ops) {
         apply(s, op);
       }
+      s.patches++;
     }
   }
 
@@ -125,8 +130,8 @@ final class RecordingSubscriber implements LiveSubscriber {
   public void refuse(String sid, RunnelException error) {
     Stream s = stream(sid);
     synchronized (s) {
-      s.refusal = error;
       s.frames.add("refuse " + error.code());
+      s.refusal = error;
     }
   }
 }

@@ -31,6 +31,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.ForAll;
@@ -85,7 +86,8 @@ class SocketDifferentialTest {
     final List<JsonObject> list = new ArrayList<>();
     final BlockingQueue<String> hellos = new LinkedBlockingQueue<>();
     final StringBuilder partial = new StringBuilder();
-    final List<String> frames = new ArrayList<>();
+    /** Written by the socket's thread, read by the test's: copy-on-write, so reading never meets a write. */
+    final List<String> frames = new CopyOnWriteArrayList<>();
     volatile String error;
     WebSocket ws;
 
