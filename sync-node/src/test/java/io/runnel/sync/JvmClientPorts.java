@@ -206,6 +206,11 @@ final class JvmClientPorts implements AutoCloseable {
         }
         s.readTimeout(Duration.ZERO);
         raw = s;
+        if (ended.get()) {
+          // The ports closed while this upgrade was on its way: close stopped before it could see the socket.
+          shut();
+          return;
+        }
         page.execute(listener::opened);
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         while (true) {
@@ -228,6 +233,7 @@ final class JvmClientPorts implements AutoCloseable {
         end(closingCode, String.valueOf(e));
       } catch (RejectedExecutionException e) {
         // The ports closed while a frame was on its way to the page: nobody listens any more.
+        shut();
       }
     }
 

@@ -40,17 +40,20 @@ public final class ManualClock extends Clock {
     return Instant.ofEpochMilli(millis);
   }
 
-  private long nanos;
+  private volatile long nanos;
 
   @Override
   public long millis() {
     return millis;
   }
 
-  /** Moves the clock forward by {@code d}: its wall time and its monotonic reading ({@link #nanos()}) alike. */
-  public void advance(Duration d) {
-    millis += d.toMillis();
+  /**
+   * Moves the clock forward by {@code d}: its wall time and its monotonic reading ({@link #nanos()}) alike. Both are
+   * volatile, so a node's threads see the move at once; the monotonic reading moves first.
+   */
+  public synchronized void advance(Duration d) {
     nanos += d.toNanos();
+    millis += d.toMillis();
   }
 
   /**

@@ -76,7 +76,8 @@ final class RoleProcess implements AutoCloseable {
         if (line.trim().startsWith(prefix)) {
           return line.trim();
         }
-      } else if (!process.isAlive()) {
+      } else if (!process.isAlive() && !reader.isAlive() && lines.isEmpty()) {
+        // The process may end before this reader has queued its last lines: done only once its output is read.
         break;
       }
     }
