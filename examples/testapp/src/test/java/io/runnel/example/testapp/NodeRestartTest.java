@@ -84,8 +84,7 @@ class NodeRestartTest extends NotesWorldTest {
           }""");
       tab.awaitConnection("online");
       double onlineAt = ((Number) tab.page.evaluate("() => window.onlineAt")).doubleValue();
-      double due = reconnectAt;
-      assertTrue(onlineAt < due, "online at " + onlineAt + ", its backoff's try was due at " + due);
+      assertTrue(onlineAt < reconnectAt, "online at " + onlineAt + ", its backoff's try was due at " + reconnectAt);
     }
   }
 }
