@@ -127,14 +127,22 @@ class RunnelClientEntryTest {
         () -> assertTrue(failed.fix().contains("/v1/query/onePost"), failed.fix()));
   }
 
-  @Test
-  void aPageReloadedOfflineShowsItsQueuedWriteUnderTheRememberedActorAndSendsItUnderItsKey() {
+  /**
+   * A page signed in as {@code u1} at commit 1 that liked p1 with no network, then reloaded: the new page, not yet
+   * connected, with the like in its durable queue.
+   */
+  private static Page reloadedWithALikeQueued() {
     Page before = new Page();
     before.client.connect();
     before.online("u1", 1);
     before.http.offline = true;
     before.client.mutate(LIKE, "p1");
-    Page after = before.reload();
+    return before.reload();
+  }
+
+  @Test
+  void aPageReloadedOfflineShowsItsQueuedWriteUnderTheRememberedActorAndSendsItUnderItsKey() {
+    Page after = reloadedWithALikeQueued();
     OutboxState restored = after.outbox();
     after.client.connect();
     List<List<String>> seen = new ArrayList<>();
@@ -160,12 +168,7 @@ class RunnelClientEntryTest {
    */
   @Test
   void aReloadedPageReplaysItsQueueOnlyOnceItsListsCaughtUpSoAnEchoBeforeTheAnswerIsNotCountedTwice() {
-    Page before = new Page();
-    before.client.connect();
-    before.online("u1", 1);
-    before.http.offline = true;
-    before.client.mutate(LIKE, "p1");
-    Page after = before.reload();
+    Page after = reloadedWithALikeQueued();
     after.client.connect();
     List<List<String>> seen = new ArrayList<>();
     LiveQuery list = after.client.query(BY_LIKES, "acme", recorder(seen));
@@ -194,12 +197,7 @@ class RunnelClientEntryTest {
    */
   @Test
   void aListThatNeverCatchesUpHoldsTheReplayForTheCatchUpWaitOnly() {
-    Page before = new Page();
-    before.client.connect();
-    before.online("u1", 1);
-    before.http.offline = true;
-    before.client.mutate(LIKE, "p1");
-    Page after = before.reload();
+    Page after = reloadedWithALikeQueued();
     after.client.connect();
     after.client.query(BY_LIKES, "acme", v -> { });
     FakeSockets.Socket node = after.online("u1", 2);
@@ -274,12 +272,7 @@ class RunnelClientEntryTest {
    */
   @Test
   void aRememberedActorsQueueIsNotSentBeforeTheNodeNamesThePagesActor() {
-    Page before = new Page();
-    before.client.connect();
-    before.online("u1", 1);
-    before.http.offline = true;
-    before.client.mutate(LIKE, "p1");
-    Page after = before.reload();
+    Page after = reloadedWithALikeQueued();
     List<String> sentBeforeAnyHello = after.http.keys();
     after.client.connect();
     after.online("u2", 2);
