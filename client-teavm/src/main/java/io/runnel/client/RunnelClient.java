@@ -110,11 +110,7 @@ public final class RunnelClient {
     live.onError(errors);
     outbox.onError(errors);
     live.onConnection(this::connectionChanged);
-    live.onCaughtUp(epoch -> {
-      if (live.connection() instanceof ConnectionState.Online o && o.epoch() == epoch) {
-        outbox.connection(o);
-      }
-    });
+    live.onCaughtUp(epoch -> outbox.connection(new ConnectionState.Online(epoch)));
     b.pageEvents.listen(new PageEvents.Listener() {
       @Override
       public void online() {
