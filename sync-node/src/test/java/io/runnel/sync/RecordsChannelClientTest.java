@@ -4,6 +4,7 @@ import static io.runnel.sync.RecordsChannelsTest.BOARD;
 import static io.runnel.sync.RecordsChannelsTest.BOARD_CARDS;
 import static io.runnel.sync.RecordsChannelsTest.CARDS;
 import static io.runnel.sync.RecordsChannelsTest.CARDS_ENTITY;
+import static io.runnel.sync.RecordsChannelsTest.CARDS_TABLE;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,10 +60,7 @@ class RecordsChannelClientTest {
   @BeforeAll
   void start(TestDatabase db) throws Exception {
     this.db = db;
-    db.execute("""
-        CREATE TABLE cards (id int8 PRIMARY KEY, org text NOT NULL, title text NOT NULL);
-        ALTER TABLE cards REPLICA IDENTITY FULL;
-        """);
+    db.execute(CARDS_TABLE);
     fixture = LiveFixtureAccess.start(db, "client", List.of(CARDS_ENTITY));
     node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(ChannelFixture.IDENTITIES).nodeId("client-node").listen("127.0.0.1", 0)

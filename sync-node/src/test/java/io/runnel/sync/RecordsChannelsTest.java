@@ -63,6 +63,11 @@ class RecordsChannelsTest {
 
   static final EntityRef CARDS = EntityRef.of("cards").key("id").columns(c -> c.int8("id").text("org").text("title"));
   static final Entity CARDS_ENTITY = Entity.of(CARDS).table("public.cards").tenant("org");
+  /** The table of {@link #CARDS_ENTITY}, with REPLICA IDENTITY FULL (a move between orgs names its old org). */
+  static final String CARDS_TABLE = """
+      CREATE TABLE cards (id int8 PRIMARY KEY, org text NOT NULL, title text NOT NULL);
+      ALTER TABLE cards REPLICA IDENTITY FULL;
+      """;
   static final EntityRef NOTES = EntityRef.of("rc_notes").key("id").columns(c -> c.int4("id").text("org").text("body"));
   static final Entity NOTES_ENTITY = Entity.of(NOTES).table("public.rc_notes").tenant("org");
   static final EntityRef PINS = EntityRef.of("rc_pins").key("id").columns(c -> c.int4("id").text("org"));
@@ -103,9 +108,7 @@ class RecordsChannelsTest {
   @BeforeAll
   void start(TestDatabase db) throws Exception {
     this.db = db;
-    db.execute("""
-        CREATE TABLE cards (id int8 PRIMARY KEY, org text NOT NULL, title text NOT NULL);
-        ALTER TABLE cards REPLICA IDENTITY FULL;
+    db.execute(CARDS_TABLE + """
         CREATE TABLE rc_notes (id int4 PRIMARY KEY, org text NOT NULL, body text NOT NULL);
         CREATE TABLE rc_pins (id int4 PRIMARY KEY, org text NOT NULL);
         ALTER TABLE rc_pins REPLICA IDENTITY FULL;
