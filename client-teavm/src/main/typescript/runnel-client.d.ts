@@ -39,9 +39,14 @@ export type MutationOutcome =
   | { writeId: string; result: unknown; error?: undefined }
   | { writeId?: string; error: RunnelError; result?: undefined };
 
-/** The socket's state; epoch counts the connections; reconnectAt is when the next attempt starts (ms since 1970). */
+/**
+ * The socket's state; epoch counts the connections; reconnectAt is when the next attempt starts (ms since 1970).
+ * Online, lagMs is how far behind PostgreSQL the node is (ms) and asOf the PostgreSQL time (ms since 1970) through
+ * which it holds every change, as of the node's last hello answer; both absent until the node has a position.
+ */
 export type ConnectionState =
-  | { state: 'connecting' | 'online' | 'closed'; epoch: number; reconnectAt?: undefined }
+  | { state: 'connecting' | 'closed'; epoch: number; reconnectAt?: undefined }
+  | { state: 'online'; epoch: number; reconnectAt?: undefined; lagMs?: number; asOf?: number }
   | { state: 'offline'; epoch: number; reconnectAt: number };
 
 /** A write not answered yet; createdAt in ms since 1970; sending while its call is in flight. */

@@ -1,5 +1,7 @@
 package io.runnel.client;
 
+import io.runnel.wire.Nullable;
+
 /**
  * The live connection as a page shows it: connecting, online, offline until the next attempt, or closed for good.
  * Each time the socket goes online its {@code epoch} grows, so work begun under an older connection can tell it was
@@ -16,11 +18,20 @@ public sealed interface ConnectionState permits ConnectionState.Connecting, Conn
   record Connecting(long epoch) implements ConnectionState {}
 
   /**
-   * The socket is open and the node answered {@code hello}.
+   * The socket is open and the node answered {@code hello}. Each later {@code hello} answer that says another lag
+   * gives a new {@code Online} of the same epoch, so a page can show "updates delayed" or "as of".
    *
    * @param epoch this connection's number, from 1
+   * @param lagMs how far behind PostgreSQL the node is, milliseconds, at its last {@code hello} answer; null while
+   *     the node has no position yet
+   * @param asOf the PostgreSQL time (epoch ms) through which the node holds every change; null with {@code lagMs}
    */
-  record Online(long epoch) implements ConnectionState {}
+  record Online(long epoch, @Nullable Long lagMs, @Nullable Long asOf) implements ConnectionState {
+    /** Online, with no lag known. */
+    public Online(long epoch) {
+      this(epoch, null, null);
+    }
+  }
 
   /**
    * No socket; the next attempt is at {@code reconnectAt}.

@@ -78,6 +78,8 @@ public final class RunnelClient {
   private final Listeners<RunnelException> errors = new Listeners<>();
   private @Nullable String principal;
   private @Nullable String remembered;
+  /** The connection state last heard, to tell a new connection from a later answer of the same one. */
+  private @Nullable ConnectionState lastConnection;
   private final @Nullable String orgId;
   private boolean closed;
 
@@ -363,6 +365,14 @@ public final class RunnelClient {
   }
 
   private void connectionChanged(ConnectionState state) {
+    boolean sameConnection = state instanceof ConnectionState.Online now
+        && lastConnection instanceof ConnectionState.Online before && before.epoch() == now.epoch();
+    lastConnection = state;
+    if (sameConnection) {
+      // Only the node's lag moved: the page hears it, the outbox and the sign-in have nothing new to do.
+      connection.accept(state);
+      return;
+    }
     if (state instanceof ConnectionState.Online) {
       // The outbox hears Online once the lists caught up (live.onCaughtUp): a write replayed now could be echoed
       // into records the store does not hold yet, and its twin would then count it twice.

@@ -84,14 +84,17 @@ public enum ErrorCode {
   X_OFFLINE_QUEUE_ABANDONED(410),
   /** The bus is down or refused a publish; publishes fail at once. */
   X_TRANSPORT_UNAVAILABLE(503),
-  /**
-   * The record publisher refused a batch before sending any of it: an entity it does not publish, a row without its
-   * whole key, a column its entity lacks, a value that does not fit its column, or a change over the bus's
-   * {@code max_payload}.
-   */
-  X_PUBLISH_REFUSED(500),
   /** Logical replication cannot run: {@code wal_level}, the publication, the slot or the stream itself. */
   X_REPLICATION_FAILED(503),
+  /**
+   * The replication slot was dropped, invalidated by PostgreSQL ({@code max_slot_wal_keep_size}) or moved by someone
+   * else: changes in the range the log line names may never have been decoded, so every window re-reads. Logged.
+   */
+  X_REPLICATION_SLOT_LOST(500),
+  /** {@code max_slot_wal_keep_size} is unlimited: a slot left behind holds WAL until the disk fills. A warning. */
+  X_WAL_RETENTION_UNBOUNDED(500),
+  /** Less WAL than {@code RUNNEL_WAL_SAFE_MIN_BYTES} can still be written before the slot may be invalidated. */
+  X_WAL_RETENTION_LOW(500),
   /** A published table's replica identity hides old rows (NOTHING, or DEFAULT without a primary key): a warning. */
   X_LIVE_REPLICA_IDENTITY(500);
 

@@ -18,7 +18,11 @@ import java.util.function.Function;
  * ({@link ChangeEnvelope} writes it) from a position heartbeat, and {@link #decode} returns either as a
  * {@link BusMessage}, for an exhaustive switch.
  *
- * <pre>{@code {"v":1,"kind":"position","lsn":"00000016b374d8a000000000","producer":"5f0c2a9e81d4b3a7","seq":43}}</pre>
+ * <pre>{@code {"v":1,"kind":"position","lsn":"00000016b374d8a000000000","producer":"5f0c2a9e81d4b3a7","seq":43,
+ *  "at":1764566400123}}</pre>
+ *
+ * <p>A position's {@code at} is PostgreSQL's time (epoch ms) through which every change is below its {@code lsn};
+ * absent when the replicator does not know it (read as 0).
  *
  * <p>An envelope without {@code kind} is a change: the replicator wrote none before position heartbeats existed.
  */
@@ -47,6 +51,9 @@ public final class BusEnvelope {
       g.writeStringField("lsn", position.point());
       g.writeStringField("producer", position.producer());
       g.writeNumberField("seq", position.seq());
+      if (position.at() > 0) {
+        g.writeNumberField("at", position.at());
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -100,8 +107,13 @@ public final class BusEnvelope {
     if (seq == null || !seq.isIntegralNumber() || !seq.canConvertToLong()) {
       throw invalid("(a position) needs 'seq', an integer");
     }
+    JsonNode at = n.get("at");
+    if (at != null && (!at.isIntegralNumber() || !at.canConvertToLong())) {
+      throw invalid("(a position) has an 'at' that is not an integer (epoch ms)");
+    }
     try {
-      return new PositionEvent(Lsn.ofPosition(lsn.textValue()), producer.textValue(), seq.longValue());
+      return new PositionEvent(Lsn.ofPosition(lsn.textValue()), producer.textValue(), seq.longValue(),
+          at == null ? 0 : at.longValue());
     } catch (IllegalArgumentException e) {
       throw invalid("(a position) is malformed: " + e.getMessage());
     }

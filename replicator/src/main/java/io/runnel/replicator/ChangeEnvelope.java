@@ -45,6 +45,12 @@ public final class ChangeEnvelope {
   /** The envelope's version field (the bus envelope's, {@link BusEnvelope#VERSION}). */
   public static final int VERSION = BusEnvelope.VERSION;
 
+  /**
+   * The {@code source} every envelope carries: {@code replicator}, the only producer of changes (a WAL position each).
+   * Kept on the wire so nodes of an older version, which require it, read these envelopes.
+   */
+  static final String SOURCE = "replicator";
+
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private ChangeEnvelope() {}
@@ -83,7 +89,7 @@ public final class ChangeEnvelope {
       g.writeStringField("write", event.write());
       g.writeStringField("producer", event.producer());
       g.writeNumberField("seq", event.seq());
-      g.writeStringField("source", event.source().name().toLowerCase(java.util.Locale.ROOT));
+      g.writeStringField("source", SOURCE);
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -126,6 +132,10 @@ public final class ChangeEnvelope {
   /** The change a version 1 envelope's JSON tree holds. */
   static ChangeEvent fromTree(JsonNode n, Function<String, @Nullable EntityRef> entities) {
     try {
+      String source = text(n, "source");
+      if (source != null && !SOURCE.equals(source)) {
+        throw BusEnvelope.invalid("(a change) has source '" + source + "': only the replicator publishes changes");
+      }
       String entityName = text(n, "entity");
       EntityRef entity = entityName == null ? null : entities.apply(entityName);
       List<String> omitted = new ArrayList<>();
@@ -147,8 +157,7 @@ public final class ChangeEnvelope {
           n.path("commitTime").asLong(),
           text(n, "write"),
           required(n, "producer"),
-          n.path("seq").asLong(),
-          ChangeEvent.Source.valueOf(required(n, "source").toUpperCase(java.util.Locale.ROOT)));
+          n.path("seq").asLong());
     } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
       throw BusEnvelope.invalid("(a change) is malformed: " + e.getMessage());
     }

@@ -31,7 +31,6 @@ import java.util.Objects;
  * @param producer the publishing process's id (a new one per process start)
  * @param seq this producer's message count (changes and position heartbeats alike), 1, 2, 3…, continuing across
  *     redials
- * @param source who produced it
  */
 public record ChangeEvent(
     String table,
@@ -48,16 +47,7 @@ public record ChangeEvent(
     long commitTime,
     @Nullable String write,
     String producer,
-    long seq,
-    Source source) implements BusMessage {
-
-  /** Who produced a change. */
-  public enum Source {
-    /** The WAL replicator: the change has a WAL LSN. */
-    REPLICATOR,
-    /** The record publisher of a later issue: no WAL LSN, never applied to live windows. */
-    PUBLISHER
-  }
+    long seq) implements BusMessage {
 
   /**
    * Checks the required parts and copies {@code omitted}.
@@ -70,7 +60,6 @@ public record ChangeEvent(
     omitted = List.copyOf(omitted);
     Objects.requireNonNull(lsn, "lsn");
     Objects.requireNonNull(producer, "producer");
-    Objects.requireNonNull(source, "source");
     if (seq < 1) {
       throw new IllegalArgumentException("seq counts from 1, not " + seq);
     }
@@ -82,14 +71,14 @@ public record ChangeEvent(
   /** A change that carries its whole row (not {@code oversized}): every component but that one, in order. */
   public ChangeEvent(String table, @Nullable String entity, ChangeOp op, @Nullable String key, @Nullable Row row,
       @Nullable Row old, List<String> omitted, String lsn, long xid, boolean last, long commitTime,
-      @Nullable String write, String producer, long seq, Source source) {
-    this(table, entity, op, key, row, old, omitted, false, lsn, xid, last, commitTime, write, producer, seq, source);
+      @Nullable String write, String producer, long seq) {
+    this(table, entity, op, key, row, old, omitted, false, lsn, xid, last, commitTime, write, producer, seq);
   }
 
   /** This event with {@code last} set, once the next change or the commit shows whether it is the last. */
   public ChangeEvent withLast(boolean last) {
     return new ChangeEvent(table, entity, op, key, row, old, omitted, oversized, lsn, xid, last, commitTime, write,
-        producer, seq, source);
+        producer, seq);
   }
 
   /**
@@ -107,7 +96,7 @@ public record ChangeEvent(
       }
     }
     return new ChangeEvent(table, entity, op, key, keyColumnsOf(row, keyColumns), keyColumnsOf(old, keyColumns), left,
-        true, lsn, xid, last, commitTime, write, producer, seq, source);
+        true, lsn, xid, last, commitTime, write, producer, seq);
   }
 
   private static @Nullable Row keyColumnsOf(@Nullable Row row, List<String> keyColumns) {

@@ -12,13 +12,16 @@ import java.util.Objects;
  *     every row of a transaction that commits at {@code through}
  * @param producer the publishing process's id
  * @param seq this producer's message count (changes and positions alike), from 1
+ * @param at PostgreSQL's time (epoch ms) through which every change is below {@code through}: every transaction
+ *     that committed before it is on the bus; 0 when the replicator does not know it yet
  */
-public record PositionEvent(Lsn through, String producer, long seq) implements BusMessage {
+public record PositionEvent(Lsn through, String producer, long seq, long at) implements BusMessage {
 
   /**
    * Checks every part.
    *
-   * @throws IllegalArgumentException for the position {@code 0/0} (no position) or a {@code seq} below 1
+   * @throws IllegalArgumentException for the position {@code 0/0} (no position), a {@code seq} below 1 or a
+   *     negative {@code at}
    */
   public PositionEvent {
     Objects.requireNonNull(through, "through");
@@ -31,6 +34,9 @@ public record PositionEvent(Lsn through, String producer, long seq) implements B
     }
     if (seq < 1) {
       throw new IllegalArgumentException("seq counts from 1, not " + seq);
+    }
+    if (at < 0) {
+      throw new IllegalArgumentException("at is epoch milliseconds or 0 (unknown), not " + at);
     }
   }
 

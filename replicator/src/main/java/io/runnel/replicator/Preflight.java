@@ -21,7 +21,7 @@ import java.util.Set;
  * exists and holds every declared entity's table (created or extended, never shrunk); each table's replica identity
  * lets old rows through (warned otherwise) and has the entity's columns; a records channel's table whose param
  * columns are not all key columns has REPLICA IDENTITY FULL (warned otherwise: a delete or a move then reaches the
- * nodes without the old row's params); the slot exists with {@code pgoutput}.
+ * nodes without the old row's params). The slot is {@link SlotGuard}'s.
  */
 final class Preflight {
 
@@ -35,9 +35,8 @@ final class Preflight {
    *     setting or the statement to run)
    * @throws SQLException when the database fails otherwise
    */
-  static List<String> run(Connection c, String slot, String publication, Collection<Entity> entities)
-      throws SQLException {
-    return run(c, slot, publication, entities, List.of());
+  static List<String> run(Connection c, String publication, Collection<Entity> entities) throws SQLException {
+    return run(c, publication, entities, List.of());
   }
 
   /**
@@ -47,7 +46,7 @@ final class Preflight {
    * @throws ReplicationException ({@code X_REPLICATION_FAILED}) when replication cannot run
    * @throws SQLException when the database fails otherwise
    */
-  static List<String> run(Connection c, String slot, String publication, Collection<Entity> entities,
+  static List<String> run(Connection c, String publication, Collection<Entity> entities,
       Collection<Channel> channels) throws SQLException {
     checkWalLevel(c);
     ensurePublication(c, publication, entities);
@@ -61,7 +60,6 @@ final class Preflight {
         checkRecords(ch, r, identities.get(r.entity().qualifiedTable()), warnings);
       }
     }
-    ensureSlot(c, slot);
     return warnings;
   }
 
@@ -188,38 +186,6 @@ final class Preflight {
           + " REPLICA IDENTITY FULL; (or give it a primary key).");
     }
     return identity;
-  }
-
-  private static void ensureSlot(Connection c, String slot) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(
-        "SELECT plugin, database, slot_type FROM pg_replication_slots WHERE slot_name = ?")) {
-      s.setString(1, slot);
-      try (ResultSet r = s.executeQuery()) {
-        if (r.next()) {
-          String plugin = r.getString(1);
-          String database = r.getString(2);
-          if (!"logical".equals(r.getString(3)) || !"pgoutput".equals(plugin)) {
-            throw new ReplicationException("Slot '" + slot + "' exists but is not a pgoutput logical slot (plugin "
-                + plugin + ").", "Drop it (SELECT pg_drop_replication_slot('" + slot + "')) or set REPLICATION_SLOT to another name.");
-          }
-          String current = one(c, "SELECT current_database()");
-          if (!current.equals(database)) {
-            throw new ReplicationException("Slot '" + slot + "' belongs to database '" + database + "', not '" + current
-                + "'.", "Set REPLICATION_SLOT to a name of its own for this database.");
-          }
-          return;
-        }
-      }
-    }
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_create_logical_replication_slot(?, 'pgoutput')")) {
-      s.setString(1, slot);
-      s.execute();
-    } catch (SQLException e) {
-      if ("42710".equals(e.getSQLState())) {
-        return; // another replicator created it meanwhile
-      }
-      throw refused(e, "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput');", "create the slot");
-    }
   }
 
   private static void execute(Connection c, String sql, String what) throws SQLException {

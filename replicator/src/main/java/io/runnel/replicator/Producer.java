@@ -5,14 +5,13 @@ import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * This process's producer identity on the bus: one random id per process, and a message counter 1, 2, 3… that
- * continues across redials, so only a process restart is a new producer. Consumers detect lost messages as a hole
- * in a producer's {@code seq}.
+ * A replicator's producer identity on the bus: a random id, and a message counter 1, 2, 3… that continues across
+ * redials. A replicator starts with a new producer and takes another when its slot was lost ({@link SlotGuard}), so
+ * consumers see a new producer exactly when what came before may not continue: a replicator that started (another
+ * process, or a standby taking over) or WAL that was never decoded. Consumers detect lost messages as a hole in a
+ * producer's {@code seq}, and a new producer as a gap.
  */
 final class Producer {
-
-  /** The process's producer. */
-  static final Producer PROCESS = new Producer(newId());
 
   private final String id;
   private final AtomicLong seq = new AtomicLong();
@@ -21,7 +20,7 @@ final class Producer {
     this.id = id;
   }
 
-  /** A producer of its own, with a new random id and its own count (the record publisher's). */
+  /** A new producer, with a new random id and its count at 0. */
   static Producer create() {
     return new Producer(newId());
   }

@@ -34,8 +34,11 @@ import org.postgresql.replication.PGReplicationStream;
  * {@code getLastReceiveLSN()} to it (and, after a commit, that is the commit's end). When the stream is idle (no
  * transaction open, so everything received is published) and that position passed the last one sent, a
  * {@link PositionEvent} goes out on {@link Subjects#POSITION}, at most one every 10 ms: every change with a commit
- * LSN below it is on the bus before it. It takes the producer's next {@code seq} like a change, so consumers count
- * it in their gap check, and it is flushed at once, so a consumer hears it even when no change follows.
+ * LSN below it is on the bus before it. While the position stands still, one goes out every second all the same
+ * when the time it holds moved, so an idle database is told apart from a stuck replicator. Each carries the
+ * PostgreSQL time through which it holds every change ({@link ServerClock}). It takes the producer's next
+ * {@code seq} like a change, so consumers count it in their gap check, and it is flushed at once, so a consumer hears
+ * it even when no change follows.
  *
  * <p>A change whose envelope is longer than the bus takes ({@link Transport#maxPayload}, NATS's {@code max_payload})
  * goes out cut to its key ({@link ChangeEvent#keyOnly}, {@code oversized}): it keeps its LSN and {@code seq}, and
@@ -53,11 +56,16 @@ final class ReplicationSession implements AutoCloseable {
   private static final int CONFIRM_EVERY_COMMITS = 1_000;
   /** At most one position heartbeat this often: the most a client waits, past the WAL itself, to settle a write. */
   private static final long POSITION_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  /** While the position stands still, a heartbeat this often when its time moved: how fresh an idle node's asOf is. */
+  private static final long POSITION_IDLE_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /** Where the session reports progress. */
   interface Progress {
-    /** Every change up to {@code lsn} is on the bus and confirmed to the slot. */
-    void confirmed(Lsn lsn);
+    /**
+     * Every change up to {@code lsn} is on the bus and is being confirmed to the slot; {@code commit} tells a
+     * commit's end (changes were published) from a keepalive's position (nothing Runnel publishes was there).
+     */
+    void confirmed(Lsn lsn, boolean commit);
 
     /** A change was published. */
     void published();
@@ -72,7 +80,8 @@ final class ReplicationSession implements AutoCloseable {
   private final Duration flushDeadline;
   private final TransactionAssembler assembler;
   private final Progress progress;
-  private final Producer producer = Producer.PROCESS;
+  private final Producer producer;
+  private final ServerClock serverClock;
   private final WalLayout layout;
   /** Encodes envelopes on the session's thread, the only one that publishes. */
   private final EnvelopeWriter writer = new EnvelopeWriter();
@@ -82,12 +91,16 @@ final class ReplicationSession implements AutoCloseable {
   private Lsn confirmedLsn;
   /** The position of the last heartbeat this session sent; the stream's start before the first. */
   private Lsn positionSent;
+  /** The time of the last heartbeat this session sent (epoch ms, PostgreSQL's clock), 0 before it knew one. */
+  private long atSent;
   private long lastPositionNanos = System.nanoTime() - POSITION_EVERY_NANOS;
 
   private ReplicationSession(Connection connection, PGReplicationStream stream, Transport transport,
       Duration flushDeadline, Function<String, @Nullable Entity> entities, Progress progress, WalLayout layout,
-      Lsn start) {
+      Lsn start, Producer producer, ServerClock serverClock) {
     this.connection = connection;
+    this.producer = producer;
+    this.serverClock = serverClock;
     this.stream = stream;
     this.transport = transport;
     this.flushDeadline = flushDeadline;
@@ -129,13 +142,14 @@ final class ReplicationSession implements AutoCloseable {
   }
 
   /**
-   * Opens the stream on {@code slot} from {@code start}; {@code layout} is the server's WAL page geometry.
+   * Opens the stream on {@code slot} from {@code start}; {@code layout} is the server's WAL page geometry; changes
+   * and heartbeats go out under {@code producer}, heartbeats timed by {@code serverClock}.
    *
    * @throws SQLException when the connection or the stream cannot be opened
    */
   static ReplicationSession open(String jdbcUrl, Properties replicationProperties, String slot, String publication,
       Lsn start, Transport transport, Duration flushDeadline, Function<String, @Nullable Entity> entities,
-      Progress progress, WalLayout layout) throws SQLException {
+      Progress progress, WalLayout layout, Producer producer, ServerClock serverClock) throws SQLException {
     Connection c = DriverManager.getConnection(jdbcUrl, replicationProperties);
     try {
       PGReplicationStream s = c.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
@@ -147,7 +161,8 @@ final class ReplicationSession implements AutoCloseable {
           .withStatusInterval(10, TimeUnit.SECONDS)
           .withAutomaticFlush(false)
           .start();
-      return new ReplicationSession(c, s, transport, flushDeadline, entities, progress, layout, start);
+      return new ReplicationSession(c, s, transport, flushDeadline, entities, progress, layout, start, producer,
+          serverClock);
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
@@ -203,9 +218,10 @@ final class ReplicationSession implements AutoCloseable {
   }
 
   /**
-   * Publishes a position heartbeat when the server's reported position passed the last one sent, at most one every
-   * {@link #POSITION_EVERY_NANOS}; returns whether it did. A position on a page boundary is moved past the page's
-   * header ({@link WalLayout#recordStart}), where no record can start, so it compares with
+   * Publishes a position heartbeat when the server's reported position passed the last one sent (at most one every
+   * {@link #POSITION_EVERY_NANOS}), or when only its time moved (at most one every
+   * {@link #POSITION_IDLE_EVERY_NANOS}); returns whether it did. A position on a page boundary is moved past the
+   * page's header ({@link WalLayout#recordStart}), where no record can start, so it compares with
    * {@code pg_current_wal_insert_lsn()}.
    */
   private boolean publishPosition() {
@@ -214,12 +230,17 @@ final class ReplicationSession implements AutoCloseable {
       return false;
     }
     Lsn through = layout.recordStart(new Lsn(stream.getLastReceiveLSN().asLong()));
-    if (through.compareTo(positionSent) <= 0) {
+    boolean moved = through.compareTo(positionSent) > 0;
+    Lsn point = moved ? through : positionSent;
+    long at = serverClock.asOf(point);
+    boolean timeMoved = at > atSent && now - lastPositionNanos >= POSITION_IDLE_EVERY_NANOS;
+    if (point.equals(Lsn.ZERO) || (!moved && !timeMoved)) {
       return false;
     }
     transport.publish(Subjects.POSITION,
-        BusEnvelope.encode(new PositionEvent(through, producer.id(), producer.nextSeq())));
-    positionSent = through;
+        BusEnvelope.encode(new PositionEvent(point, producer.id(), producer.nextSeq(), at)));
+    positionSent = point;
+    atSent = at;
     lastPositionNanos = now;
     return true;
   }
@@ -230,10 +251,12 @@ final class ReplicationSession implements AutoCloseable {
       return;
     }
     transport.flush(flushDeadline);
+    // Told before the server hears it, so the replicator's memory is never behind the slot (SlotGuard reads a slot
+    // ahead of it as moved by someone else).
+    progress.confirmed(lsn, true);
     report(lsn);
     unconfirmed = null;
     commitsSinceConfirm = 0;
-    progress.confirmed(lsn);
   }
 
   /**
@@ -248,8 +271,8 @@ final class ReplicationSession implements AutoCloseable {
     }
     Lsn received = new Lsn(stream.getLastReceiveLSN().asLong());
     if (received.compareTo(confirmedLsn) > 0) {
+      progress.confirmed(received, false);
       report(received);
-      progress.confirmed(received);
     }
   }
 

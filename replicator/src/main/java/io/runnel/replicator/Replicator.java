@@ -4,6 +4,7 @@ import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
+import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
@@ -31,10 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Lifecycle ({@code docs/replicator.md}): take the slot's session advisory lock
  * ({@code pg_try_advisory_lock(hashtext('runnel:replicator:' || slot))}) on a connection of its own, or wait as a
- * standby and retry; run {@link Preflight}; stream from the slot's confirmed position; confirm the slot only after
- * the bus accepted every change up to a commit. A stream that ends is redialled with jittered exponential backoff,
- * capped; a lost lock session stops the stream at once. Delivery is at least once: a redelivered change carries
- * the identical LSN.
+ * standby and retry; run {@link Preflight}; find the slot ({@link SlotGuard}: a slot that was dropped, invalidated or
+ * moved by someone else is made again and announced as lost, {@code X_REPLICATION_SLOT_LOST}, under a new producer,
+ * so every consumer sees a gap); stream from the slot's confirmed position; confirm the slot only after the bus
+ * accepted every change up to a commit. A stream that ends is redialled with jittered exponential backoff, capped;
+ * a lost lock session stops the stream at once. Delivery is at least once: a redelivered change carries the
+ * identical LSN. While streaming, the slot's WAL retention is read every 10 s ({@link WalRetention}).
  *
  * <pre>{@code
  * Replicator r = Replicator.builder().database(url).entities(entities).transport(bus).build();
@@ -46,6 +49,9 @@ public final class Replicator implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(Replicator.class.getName());
   private static final String LOCK_PREFIX = "runnel:replicator:";
+
+  /** The default minimum of WAL a slot can still take before PostgreSQL may invalidate it: 1 GiB. */
+  public static final long DEFAULT_WAL_SAFE_MIN_BYTES = 1L << 30;
 
   private final DatabaseUrl database;
   private final DatabaseUrl replication;
@@ -60,6 +66,8 @@ public final class Replicator implements AutoCloseable {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Duration flushDeadline;
+  private final long walSafeMinBytes;
+  private final ServerClock serverClock = new ServerClock();
   /** Held here because the meters hold it weakly; null without meters. */
   private final io.runnel.bus.@Nullable BusHealth busHealth;
 
@@ -68,6 +76,13 @@ public final class Replicator implements AutoCloseable {
   private volatile @Nullable Thread thread;
   private volatile ReplicatorStats.State state = ReplicatorStats.State.STOPPED;
   private volatile @Nullable Lsn confirmed;
+  /** The last commit confirmed (a keepalive's position is not one): what the state row's published position holds. */
+  private volatile @Nullable Lsn publishedThrough;
+  /** The producer changes go out under: a new one when the slot was lost. */
+  private volatile Producer producer = Producer.create();
+  /** The identity of the slot streamed last (its creation position), or null. */
+  private volatile @Nullable Lsn slotCreatedAt;
+  private volatile @Nullable WalRetention retention;
   /**
    * The commit time of the oldest transaction that began arriving and is not yet confirmed, or 0: kept across
    * streams, so while the bus refuses a change that every new stream receives again, the lag in seconds keeps
@@ -79,6 +94,7 @@ public final class Replicator implements AutoCloseable {
   private volatile List<String> warnings = List.of();
   private final AtomicLong restarts = new AtomicLong();
   private final AtomicLong published = new AtomicLong();
+  private final AtomicLong slotLost = new AtomicLong();
 
   private Replicator(Builder b) {
     this.database = Objects.requireNonNull(b.database, "database");
@@ -104,6 +120,7 @@ public final class Replicator implements AutoCloseable {
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.flushDeadline = b.flushDeadline;
+    this.walSafeMinBytes = b.walSafeMinBytes;
     this.busHealth = b.meters == null ? null : io.runnel.bus.BusHealth.watch(transport);
     if (b.meters != null) {
       ReplicatorMeters.register(this, busHealth, b.meters);
@@ -157,8 +174,9 @@ public final class Replicator implements AutoCloseable {
     Lsn c = confirmed;
     long waiting = oldestUnconfirmedCommitMillis;
     double lagSeconds = waiting > 0 ? Math.max(0, (clock.millis() - waiting) / 1000.0) : 0;
+    WalRetention w = retention;
     return new ReplicatorStats(state, restarts.get(), c, lagBytes, lagSeconds, published.get(), lastFailure,
-        warnings);
+        warnings, slotLost.get(), w, w != null && w.below(walSafeMinBytes));
   }
 
   private void loop() {
@@ -173,15 +191,13 @@ public final class Replicator implements AutoCloseable {
           continue;
         }
         state = ReplicatorStats.State.STARTING;
-        List<String> found = Preflight.run(lockConnection, slot, publication, entities, channels);
+        List<String> found = new ArrayList<>(Preflight.run(lockConnection, publication, entities, channels));
+        Lsn start = openSlot(lockConnection);
+        watchRetention(lockConnection, found);
         if (!found.equals(warnings)) {
-          found.forEach(w -> LOG.log(Level.WARNING, w));
+          found.stream().filter(w -> !warnings.contains(w)).forEach(w -> LOG.log(Level.WARNING, w));
         }
-        warnings = found;
-        Lsn start = slotPosition(lockConnection);
-        if (confirmed == null) {
-          confirmed = start;
-        }
+        warnings = List.copyOf(found);
         measureLag(lockConnection);
         streamed = stream(lockConnection, start);
       } catch (RunnelException e) {
@@ -202,6 +218,63 @@ public final class Replicator implements AutoCloseable {
     state = ReplicatorStats.State.STOPPED;
   }
 
+  /**
+   * Finds the slot ({@link SlotGuard}) and records this replicator as its streamer; returns where to stream from. A
+   * lost slot is logged ({@code X_REPLICATION_SLOT_LOST}, with the range that may be missing), counted, and gets a
+   * new producer, so every consumer sees a gap and reads again.
+   */
+  private Lsn openSlot(Connection c) throws SQLException {
+    SlotGuard.Opened opened = SlotGuard.open(c, slot, new SlotGuard.Memory(slotCreatedAt, confirmed, producer.id()));
+    SlotGuard.Loss loss = opened.loss();
+    if (loss != null) {
+      producer = Producer.create();
+      slotLost.incrementAndGet();
+      confirmed = opened.start();
+      publishedThrough = null;
+      LOG.log(Level.ERROR, ErrorCode.X_REPLICATION_SLOT_LOST.name() + ": replication slot '" + slot + "' "
+          + loss.what() + ", so the changes committed between " + (loss.from().equals(Lsn.ZERO) ? "an unknown position"
+          : loss.from().toString()) + " and " + loss.to() + " may never reach the sync nodes: streaming from "
+          + loss.to() + " under a new producer " + producer.id() + ", and every sync node re-reads its windows. Fix: "
+          + "give max_slot_wal_keep_size room for the WAL written during the longest replicator outage to survive "
+          + "(WAL per hour times hours; watch runnel_replicator_slot_safe_wal_bytes), keep the disk for it, and never "
+          + "drop a running app's slot (docs/replicator.md, \"Slot loss\").");
+    } else if (confirmed == null) {
+      confirmed = opened.start();
+    }
+    slotCreatedAt = opened.createdAt();
+    Lsn known = confirmed;
+    SlotGuard.record(c, slot, slotCreatedAt, producer.id(),
+        known != null && known.compareTo(opened.start()) > 0 ? known : opened.start());
+    return opened.start();
+  }
+
+  /**
+   * Reads the slot's retention and adds the coded warnings it calls for: {@code X_WAL_RETENTION_UNBOUNDED} when
+   * {@code max_slot_wal_keep_size} is -1 (the slot may fill the disk), {@code X_WAL_RETENTION_LOW} when less than the
+   * configured minimum of WAL can still be written before PostgreSQL may invalidate the slot.
+   */
+  private void watchRetention(Connection c, List<String> found) throws SQLException {
+    if (WalRetention.maxSlotWalKeepBytes(c) < 0) {
+      found.add(ErrorCode.X_WAL_RETENTION_UNBOUNDED.name() + ": max_slot_wal_keep_size is -1 (unlimited), so while "
+          + "the replicator is down or behind, slot '" + slot + "' holds back WAL until the disk is full. Fix: ALTER "
+          + "SYSTEM SET max_slot_wal_keep_size = '<size>' (room for the longest outage to survive) and SELECT "
+          + "pg_reload_conf(); a slot past it is invalidated, which Runnel survives by re-reading "
+          + "(docs/replicator.md, \"WAL retention\").");
+    }
+    WalRetention w = WalRetention.read(c, slot);
+    retention = w;
+    if (w != null && w.below(walSafeMinBytes)) {
+      found.add(retentionLow(w));
+    }
+  }
+
+  private String retentionLow(WalRetention w) {
+    return ErrorCode.X_WAL_RETENTION_LOW.name() + ": slot '" + slot + "' holds " + w.retainedBytes() + " bytes of WAL "
+        + "and PostgreSQL invalidates it after " + w.safeWalBytes() + " more (wal_status " + w.walStatus() + "), "
+        + "under RUNNEL_WAL_SAFE_MIN_BYTES=" + walSafeMinBytes + ". Fix: find why the replicator is behind (its "
+        + "lag, the bus), or raise max_slot_wal_keep_size.";
+  }
+
   /** Streams while running and while the lock session lives; returns whether anything was confirmed. */
   private boolean stream(Connection lockConnection, Lsn start) throws SQLException {
     long confirmedBefore = confirmedCount.get();
@@ -214,8 +287,11 @@ public final class Replicator implements AutoCloseable {
     try (ReplicationSession session = ReplicationSession.open(replication.jdbcUrl(), props, slot, publication, start,
         transport, flushDeadline, entityByTable::get, new ReplicationSession.Progress() {
           @Override
-          public void confirmed(Lsn lsn) {
+          public void confirmed(Lsn lsn, boolean commit) {
             confirmed = lsn;
+            if (commit) {
+              publishedThrough = lsn;
+            }
             oldestUnconfirmedCommitMillis = 0;
             confirmedCount.incrementAndGet();
           }
@@ -231,7 +307,7 @@ public final class Replicator implements AutoCloseable {
           public void published() {
             published.incrementAndGet();
           }
-        }, layout)) {
+        }, layout, producer, serverClock)) {
       state = ReplicatorStats.State.STREAMING;
       lastFailure = null;
       Thread w = Thread.ofVirtual().name("runnel-replicator-watchdog").start(watchdog);
@@ -251,11 +327,18 @@ public final class Replicator implements AutoCloseable {
 
   private final AtomicLong confirmedCount = new AtomicLong();
 
-  /** Probes the lock's session every 500 ms (and reads the WAL position for the lag); stops the stream when lost. */
+  /**
+   * Probes the lock's session every 500 ms (reading the WAL position for the lag and PostgreSQL's clock for the
+   * heartbeats' time), and every 10 s reads the slot's retention and moves the state row's published position;
+   * stops the stream when the session is lost.
+   */
   private final class Watchdog implements Runnable {
+    private static final long SLOW_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private final Connection connection;
     private volatile boolean alive = true;
     private volatile boolean stopped;
+    private long lastSlowNanos = System.nanoTime();
+    private @Nullable Lsn recordedPublished;
 
     Watchdog(Connection connection) {
       this.connection = connection;
@@ -274,6 +357,10 @@ public final class Replicator implements AutoCloseable {
       while (!stopped && alive) {
         try {
           measureLag(connection);
+          if (System.nanoTime() - lastSlowNanos >= SLOW_EVERY_NANOS) {
+            lastSlowNanos = System.nanoTime();
+            slow();
+          }
         } catch (SQLException | RuntimeException e) {
           if (!stopped) {
             alive = false;
@@ -288,6 +375,21 @@ public final class Replicator implements AutoCloseable {
         }
       }
     }
+
+    /** The retention reading (a newly low one is logged once) and the published position, when it moved. */
+    private void slow() throws SQLException {
+      WalRetention w = WalRetention.read(connection, slot);
+      boolean wasLow = retention != null && retention.below(walSafeMinBytes);
+      retention = w;
+      if (w != null && w.below(walSafeMinBytes) && !wasLow) {
+        LOG.log(Level.WARNING, retentionLow(w));
+      }
+      Lsn p = publishedThrough;
+      if (p != null && !p.equals(recordedPublished)) {
+        SlotGuard.published(connection, slot, p);
+        recordedPublished = p;
+      }
+    }
   }
 
   /**
@@ -296,11 +398,13 @@ public final class Replicator implements AutoCloseable {
    * while nothing is confirmed) and as the watchdog's probe of that session.
    */
   private void measureLag(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text")) {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text, pg_current_wal_insert_lsn()::text,"
+        + " (extract(epoch FROM clock_timestamp()) * 1000)::int8")) {
       s.setQueryTimeout(5);
       try (ResultSet r = s.executeQuery()) {
         r.next();
         lagTo(Lsn.parse(r.getString(1)));
+        serverClock.probed(Lsn.parse(r.getString(2)), r.getLong(3));
       }
     }
   }
@@ -312,6 +416,7 @@ public final class Replicator implements AutoCloseable {
   private void forgetLag() {
     lagBytes = 0;
     oldestUnconfirmedCommitMillis = 0;
+    retention = null;
   }
 
   private void lagTo(Lsn current) {
@@ -325,16 +430,6 @@ public final class Replicator implements AutoCloseable {
       try (ResultSet r = s.executeQuery()) {
         r.next();
         return r.getBoolean(1);
-      }
-    }
-  }
-
-  private Lsn slotPosition(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(
-        "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ?")) {
-      s.setString(1, slot);
-      try (ResultSet r = s.executeQuery()) {
-        return r.next() && r.getString(1) != null ? Lsn.parse(r.getString(1)) : Lsn.ZERO;
       }
     }
   }
@@ -377,6 +472,7 @@ public final class Replicator implements AutoCloseable {
     private Duration initialBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private Duration flushDeadline = Duration.ofSeconds(5);
+    private long walSafeMinBytes = DEFAULT_WAL_SAFE_MIN_BYTES;
     private io.micrometer.core.instrument.@Nullable MeterRegistry meters;
 
     private Builder() {}
@@ -384,7 +480,9 @@ public final class Replicator implements AutoCloseable {
     /**
      * Where the replicator's meters go (default none): {@code runnel_replicator_lag_bytes},
      * {@code runnel_replicator_lag_seconds}, {@code runnel_replicator_state{state}},
-     * {@code runnel_replicator_published_total}, {@code runnel_replicator_restarts_total}, and its bus's
+     * {@code runnel_replicator_published_total}, {@code runnel_replicator_restarts_total},
+     * {@code runnel_replicator_slot_lost_total}, {@code runnel_replicator_slot_retained_bytes},
+     * {@code runnel_replicator_slot_safe_wal_bytes}, {@code runnel_replicator_slot_wal_status{status}}, and its bus's
      * {@code runnel_bus_connected} and {@code runnel_bus_reconnects_total}. A process that also runs a sync node passes
      * the node's registry ({@code SyncNode.Builder.meters}), so one {@code /metrics} shows both.
      */
@@ -405,7 +503,7 @@ public final class Replicator implements AutoCloseable {
       return this;
     }
 
-    /** Database, replication URL, slot and publication from a validated configuration. */
+    /** Database, replication URL, slot, publication and minimum of safe WAL from a validated configuration. */
     public Builder config(ReplicatorConfig config) {
       if (config.database() != null) {
         database(config.database());
@@ -413,7 +511,7 @@ public final class Replicator implements AutoCloseable {
       if (config.replication() != null) {
         replication(config.replication());
       }
-      return slot(config.slot()).publication(config.publication());
+      return slot(config.slot()).publication(config.publication()).walSafeMinBytes(config.walSafeMinBytes());
     }
 
     /** The slot's name (default {@code runnel}). */
@@ -471,6 +569,21 @@ public final class Replicator implements AutoCloseable {
     public Builder backoff(Duration initial, Duration max) {
       this.initialBackoff = positive(initial, "initial backoff");
       this.maxBackoff = positive(max, "max backoff");
+      return this;
+    }
+
+    /**
+     * The least WAL, in bytes, the slot must still be able to take before PostgreSQL may invalidate it
+     * ({@code safe_wal_size}, under {@code max_slot_wal_keep_size}; default 1 GiB, {@code RUNNEL_WAL_SAFE_MIN_BYTES}):
+     * below it the replicator warns {@code X_WAL_RETENTION_LOW} and its stats say {@code retentionLow}.
+     *
+     * @throws IllegalArgumentException for a negative value
+     */
+    public Builder walSafeMinBytes(long walSafeMinBytes) {
+      if (walSafeMinBytes < 0) {
+        throw new IllegalArgumentException("walSafeMinBytes is 0 or more, not " + walSafeMinBytes);
+      }
+      this.walSafeMinBytes = walSafeMinBytes;
       return this;
     }
 

@@ -17,9 +17,16 @@ import java.util.List;
  * @param published change events published since start
  * @param lastFailure the last failure, as {@code CODE: cause}, or null
  * @param warnings preflight warnings (for example {@code X_LIVE_REPLICA_IDENTITY}), each with its fix
+ * @param slotLost how many times the slot was found lost ({@code X_REPLICATION_SLOT_LOST}: missing, invalidated, or
+ *     moved by someone else), each a new producer
+ * @param retention the slot's WAL retention as last read while streaming (every 10 s), or null before the first
+ *     reading and on a replicator that does not stream
+ * @param retentionLow whether {@code retention} is under the configured minimum of safe WAL
+ *     ({@code RUNNEL_WAL_SAFE_MIN_BYTES}) or the slot is lost
  */
 public record ReplicatorStats(State state, long restarts, @Nullable Lsn confirmedLsn, long lagBytes, double lagSeconds,
-    long published, @Nullable String lastFailure, List<String> warnings) {
+    long published, @Nullable String lastFailure, List<String> warnings, long slotLost,
+    @Nullable WalRetention retention, boolean retentionLow) {
 
   /** What a replicator is doing. */
   public enum State {

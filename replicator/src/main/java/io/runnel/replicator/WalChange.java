@@ -48,6 +48,6 @@ record WalChange(
     TableSchema.Tuple old = oldTuple == null ? null : schema.read(oldTuple, oldKeyOnly);
     return new ChangeEvent(schema.table(), schema.entity() == null ? null : schema.entity().name(), op, key,
         row == null ? null : row.row(), old == null ? null : old.row(), row == null ? List.of() : row.omitted(),
-        lsn, xid, last, commitTime, write, producer, seq, ChangeEvent.Source.REPLICATOR);
+        lsn, xid, last, commitTime, write, producer, seq);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
@@ -27,7 +28,7 @@ class BusEnvelopeTest {
 
   @Test
   void aPositionHeartbeatEncodesToItsGoldenBytesAndDecodesBack() {
-    PositionEvent p = new PositionEvent(Lsn.parse("16/B374D8A0"), "5f0c2a9e81d4b3a7", 43);
+    PositionEvent p = new PositionEvent(Lsn.parse("16/B374D8A0"), "5f0c2a9e81d4b3a7", 43, 0);
     assertAll(
         () -> assertEquals(GOLDEN_POSITION, new String(BusEnvelope.encode(p), StandardCharsets.UTF_8)),
         () -> assertEquals(p, decode(GOLDEN_POSITION)),
@@ -36,6 +37,29 @@ class BusEnvelopeTest {
           case PositionEvent position -> position.seq();
           case ChangeEvent change -> -1L;
         }));
+  }
+
+  @Test
+  void aPositionHeartbeatCarriesPostgresTimeAsAtAndLeavesItOutWhenUnknown() {
+    PositionEvent timed = new PositionEvent(Lsn.parse("16/B374D8A0"), "5f0c2a9e81d4b3a7", 44, 1_764_566_400_123L);
+    String json = new String(BusEnvelope.encode(timed), StandardCharsets.UTF_8);
+    assertAll(
+        () -> assertEquals(GOLDEN_POSITION.replace(",\"seq\":43}", ",\"seq\":44,\"at\":1764566400123}"), json),
+        () -> assertEquals(timed, decode(json)),
+        () -> assertEquals(0, assertInstanceOf(PositionEvent.class, decode(GOLDEN_POSITION)).at(),
+            "an envelope without at (an older replicator's) is a position of unknown time"),
+        () -> assertThrows(InputInvalidException.class,
+            () -> decode(GOLDEN_POSITION.replace("}", ",\"at\":\"soon\"}"))));
+  }
+
+  @Test
+  void aChangeFromAnyoneButTheReplicatorIsRefused() {
+    String change = "{\"v\":1,\"table\":\"public.t\",\"entity\":null,\"op\":\"insert\",\"key\":\"1\","
+        + "\"row\":{\"id\":1},\"old\":null,\"omitted\":[],\"lsn\":\"00000016b374d84800000001\",\"xid\":7,"
+        + "\"last\":true,\"commitTime\":1,\"write\":null,\"producer\":\"p\",\"seq\":2,\"source\":\"publisher\"}";
+    InputInvalidException e = assertThrows(InputInvalidException.class,
+        () -> decode(change));
+    assertTrue(e.cause().contains("source 'publisher'"), e.cause());
   }
 
   @Test
@@ -85,9 +109,10 @@ class BusEnvelopeTest {
   @Test
   void aPositionNamesAWalPositionAProducerAndASeqFromOne() {
     assertAll(
-        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.ZERO, "p", 1)),
-        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "", 1)),
-        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "p", 0)),
-        () -> assertThrows(NullPointerException.class, () -> new PositionEvent(null, "p", 1)));
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.ZERO, "p", 1, 0)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "", 1, 0)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "p", 0, 0)),
+        () -> assertThrows(IllegalArgumentException.class, () -> new PositionEvent(Lsn.parse("1/0"), "p", 1, -1)),
+        () -> assertThrows(NullPointerException.class, () -> new PositionEvent(null, "p", 1, 0)));
   }
 }

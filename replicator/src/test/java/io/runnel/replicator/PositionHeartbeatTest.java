@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The position heartbeat on real WAL: once the stream is idle, the bus hears how far the WAL was read, past a write's
  * answer LSN ({@code pg_current_wal_insert_lsn()} right after its COMMIT), in the same gapless sequence as the
- * changes.
+ * changes; and PostgreSQL's time through which it holds every change, which keeps moving while the database is idle.
  */
 @FreshDatabase
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -116,6 +116,7 @@ class PositionHeartbeatTest {
     List<BusMessage> stream = List.copyOf(h.messages);
     List<String> problems = new ArrayList<>();
     Lsn highestPosition = Lsn.ZERO;
+    long lastAt = 0;
     for (int i = 0; i < stream.size(); i++) {
       BusMessage m = stream.get(i);
       if (i > 0 && (m.seq() != stream.get(i - 1).seq() + 1 || !m.producer().equals(stream.get(i - 1).producer()))) {
@@ -123,10 +124,13 @@ class PositionHeartbeatTest {
       }
       switch (m) {
         case PositionEvent p -> {
-          if (p.through().compareTo(highestPosition) <= 0) {
-            problems.add("position " + p.point() + " did not advance past " + highestPosition.point());
+          int order = p.through().compareTo(highestPosition);
+          if (order < 0 || (order == 0 && p.at() <= lastAt)) {
+            problems.add("position " + p.point() + " at " + p.at() + " moved neither past " + highestPosition.point()
+                + " nor past its time " + lastAt);
           }
           highestPosition = p.through();
+          lastAt = Math.max(lastAt, p.at());
         }
         case ChangeEvent c -> {
           if (Lsn.ofPosition(c.lsn()).compareTo(highestPosition) < 0) {
@@ -139,6 +143,57 @@ class PositionHeartbeatTest {
         () -> assertTrue(problems.isEmpty(), String.join("; ", problems)),
         () -> assertTrue(stream.stream().filter(PositionEvent.class::isInstance).count() >= 1),
         () -> assertTrue(stream.stream().filter(ChangeEvent.class::isInstance).count() >= 14));
+  }
+
+  /** PostgreSQL's clock now, epoch ms. */
+  private long serverMillis() throws SQLException {
+    try (Connection c = db.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  @Test
+  void anIdleDatabaseHearsAHeartbeatAboutEverySecondWhoseTimeFollowsPostgresClock() throws Exception {
+    Lsn answer = commitAndAnswerLsn("INSERT INTO scratch (v) VALUES ('then quiet')");
+    awaitPositionReaching(answer);
+    h.positions.clear();
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    List<PositionEvent> idle = new ArrayList<>();
+    while (idle.size() < 3) {
+      PositionEvent p = h.positions.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (p == null) {
+        throw new AssertionError("an idle stream sent " + idle.size() + " heartbeats in " + SETTLE + ": " + idle);
+      }
+      idle.add(p);
+    }
+    long now = serverMillis();
+    assertAll(
+        () -> assertTrue(idle.get(0).at() < idle.get(1).at() && idle.get(1).at() < idle.get(2).at(),
+            "each later than the last: " + idle),
+        () -> assertTrue(idle.get(2).at() - idle.get(0).at() >= 1_000, "about one a second, not more: " + idle),
+        () -> assertTrue(idle.get(2).at() <= now && idle.get(2).at() > now - 5_000,
+            "the time is PostgreSQL's clock, recent: " + idle.get(2).at() + " vs " + now),
+        () -> assertTrue(idle.stream().allMatch(p -> p.through().compareTo(answer) >= 0), idle.toString()));
+  }
+
+  @Test
+  void aHeartbeatTimedAfterACommitIsAtOrPastItsAnswerLsn() throws Exception {
+    h.positions.clear();
+    Lsn answer = commitAndAnswerLsn("INSERT INTO notes VALUES (" + (++nextId) + ", 'timed')");
+    long committed = serverMillis();
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    PositionEvent p;
+    do {
+      p = h.positions.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (p == null) {
+        throw new AssertionError("no heartbeat timed at or after " + committed);
+      }
+      assertTrue(p.at() < committed || p.through().compareTo(answer) >= 0,
+          "a heartbeat at " + p.at() + " (after the commit at " + committed + ") holds every change before it, so "
+              + "its position " + p.point() + " is at or past the answer " + answer.point());
+    } while (p.at() < committed);
   }
 
   @Test

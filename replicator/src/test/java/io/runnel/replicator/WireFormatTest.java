@@ -63,7 +63,7 @@ class WireFormatTest {
     values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
     ChangeEvent e = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "9007199254740993", Row.of(values),
         Row.of(Map.of("id", 1L)), List.of("body"), "00000016b374d84800000001", 4_000_000_000L, true,
-        1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7, ChangeEvent.Source.REPLICATOR);
+        1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
     byte[] bytes = ChangeEnvelope.encode(e, types);
@@ -81,8 +81,7 @@ class WireFormatTest {
   void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
     ChangeEvent whole = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "7",
         Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
-        Row.of(Map.of("id", 6L)), List.of(), "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8,
-        ChangeEvent.Source.REPLICATOR);
+        Row.of(Map.of("id", 6L)), List.of(), "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8);
     ChangeEvent cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
@@ -101,7 +100,7 @@ class WireFormatTest {
         () -> assertEquals(cut, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)),
         () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent("public.posts", "posts",
             ChangeOp.TRUNCATE, null, null, null, List.of(), true, "00000016b374d84800000001", 5, true, 1L, null,
-            "abcd", 9, ChangeEvent.Source.REPLICATOR)));
+            "abcd", 9)));
   }
 
   @Test

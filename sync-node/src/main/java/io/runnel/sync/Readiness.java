@@ -3,8 +3,13 @@ package io.runnel.sync;
 import io.runnel.bus.BusHealth;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 
@@ -15,28 +20,43 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * {"ready": true, "draining": false, "sockets": 3, "windows": 2, "bus": "connected",
- *  "position": "<24 hex>", "lagMs": 4, "replicator": "streaming", "replicatorLagBytes": 0, "replicatorLagMs": 0}
+ *  "position": "<24 hex>", "lagMs": 4, "asOf": 1764566400123, "degraded": [],
+ *  "replicator": "streaming", "replicatorLagBytes": 0, "replicatorLagMs": 0}
  * }</pre>
- * {@code position} (the delivered position) and {@code lagMs} are absent before the first transaction arrives; the
- * {@code replicator…} members are absent when the node knows of no replicator.
+ * {@code position} (the delivered position), {@code lagMs} and {@code asOf} are absent before the node's first
+ * position; the {@code replicator…} members are absent when the node knows of no replicator.
+ *
+ * <p>Degraded is not unready: {@code degraded} lists {@code "replication_lag"} while the lag (the node's, or the
+ * replicator's when it runs here and is further behind) is past the threshold ({@code RUNNEL_LAG_DEGRADED_MS}),
+ * until it falls below half of it, and {@code "wal_retention"} while the replicator here says its slot's retention
+ * is low. The status stays 200, so a fleet that falls behind together never leaves its balancer at once.
  */
 final class Readiness {
+
+  /** The degraded reason while lagging. */
+  static final String REPLICATION_LAG = "replication_lag";
+  /** The degraded reason while the slot's WAL retention is low. */
+  static final String WAL_RETENTION = "wal_retention";
 
   private final LiveQueryRegistry live;
   private final BusHealth bus;
   private final @Nullable Supplier<ReplicatorStats> replicator;
+  private final long lagDegradedMs;
+  private boolean lagging;
 
-  Readiness(LiveQueryRegistry live, BusHealth bus, @Nullable Supplier<ReplicatorStats> replicator) {
+  Readiness(LiveQueryRegistry live, BusHealth bus, @Nullable Supplier<ReplicatorStats> replicator,
+      long lagDegradedMs) {
     this.live = live;
     this.bus = bus;
     this.replicator = replicator;
+    this.lagDegradedMs = lagDegradedMs;
   }
 
   /** A reading: whether the node is ready, and the body that says why. */
   record Answer(boolean ready, JsonObject body) {}
 
   /** Reads every part once, so the status and the body agree. */
-  Answer read(boolean listening, boolean draining, int sockets) {
+  synchronized Answer read(boolean listening, boolean draining, int sockets) {
     boolean connected = bus.connected();
     boolean ready = listening && !draining && connected;
     JsonObject.Builder b = JsonObject.builder().put("ready", ready).put("draining", draining).put("sockets", sockets)
@@ -45,16 +65,37 @@ final class Readiness {
     if (!position.isEmpty()) {
       b.put("position", position);
     }
+    OptionalLong asOf = live.asOf();
     OptionalLong lag = live.lagMillis();
-    if (lag.isPresent()) {
-      b.put("lagMs", lag.getAsLong());
+    long worst = lag.orElse(0);
+    if (lag.isPresent() && asOf.isPresent()) {
+      b.put("lagMs", lag.getAsLong()).put("asOf", asOf.getAsLong());
     }
-    if (replicator != null) {
-      ReplicatorStats stats = replicator.get();
+    ReplicatorStats stats = replicator == null ? null : replicator.get();
+    if (stats != null) {
+      long replicatorLag = Math.round(stats.lagSeconds() * 1000);
+      worst = Math.max(worst, replicatorLag);
       b.put("replicator", state(stats.state())).put("replicatorLagBytes", stats.lagBytes())
-          .put("replicatorLagMs", Math.round(stats.lagSeconds() * 1000));
+          .put("replicatorLagMs", replicatorLag);
     }
+    lagging = degraded(lagging, worst, lagDegradedMs);
+    List<JsonValue> degraded = new ArrayList<>();
+    if (lagging) {
+      degraded.add(new JsonString(REPLICATION_LAG));
+    }
+    if (stats != null && stats.retentionLow()) {
+      degraded.add(new JsonString(WAL_RETENTION));
+    }
+    b.put("degraded", new JsonArray(degraded));
     return new Answer(ready, b.build());
+  }
+
+  /**
+   * Whether a lag of {@code lagMs} is degraded, given whether it was: it turns degraded past {@code thresholdMs} and
+   * back below half of it, so a lag near the threshold does not flap.
+   */
+  static boolean degraded(boolean was, long lagMs, long thresholdMs) {
+    return was ? lagMs >= thresholdMs / 2 : lagMs > thresholdMs;
   }
 
   /** {@code streaming}, {@code standby}, or {@code down} (stopped, starting, or waiting to redial). */

@@ -60,6 +60,9 @@ import javax.sql.DataSource;
  */
 public final class SyncNode implements AutoCloseable {
 
+  /** The default lag past which {@code /readyz} says {@code "replication_lag"}: 5 s. */
+  public static final Duration DEFAULT_LAG_DEGRADED = Duration.ofSeconds(5);
+
   /** What each socket needs of its node. */
   record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
       Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
@@ -112,7 +115,7 @@ public final class SyncNode implements AutoCloseable {
         .inputLimits(b.inputLimits).ringBytes(b.ringBytes).build();
     Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
     this.bus = BusHealth.watch(b.transport);
-    this.readiness = new Readiness(live, bus, b.replicator);
+    this.readiness = new Readiness(live, bus, b.replicator, b.lagDegraded.toMillis());
     this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
         b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(b.meters, live, channels, bus), b.origins,
         new Admissions(b.admissionLimits, () -> b.nanos.getAsLong() / 1_000_000), b.nanos,
@@ -369,6 +372,7 @@ public final class SyncNode implements AutoCloseable {
     private Ticker channelTicker = Ticker.daemon("channel-ticker");
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
     private Duration drainSpread = Duration.ofSeconds(10);
+    private Duration lagDegraded = DEFAULT_LAG_DEGRADED;
     private RandomGenerator drainRandom = new SplittableRandom();
     private @Nullable PrometheusMeterRegistry meters;
     private @Nullable Supplier<ReplicatorStats> replicator;
@@ -397,6 +401,20 @@ public final class SyncNode implements AutoCloseable {
      */
     public Builder replicator(Supplier<ReplicatorStats> stats) {
       this.replicator = Objects.requireNonNull(stats, "stats");
+      return this;
+    }
+
+    /**
+     * The lag past which {@code /readyz} lists {@code "replication_lag"} under {@code degraded} (default 5 s,
+     * {@code RUNNEL_LAG_DEGRADED_MS}); it is cleared once the lag is below half of it. The status stays 200.
+     *
+     * @throws IllegalArgumentException for a threshold below 1 ms
+     */
+    public Builder lagDegraded(Duration threshold) {
+      if (threshold.toMillis() < 1) {
+        throw new IllegalArgumentException("The lag threshold is 1 ms or more, not " + threshold);
+      }
+      this.lagDegraded = threshold;
       return this;
     }
 

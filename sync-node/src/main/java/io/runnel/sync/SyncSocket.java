@@ -26,6 +26,7 @@ import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -160,8 +161,15 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
           return;
         }
         String lsn = node.live().deliveredPosition();
+        OptionalLong asOf = node.live().asOf();
+        Long lag = null;
+        Long at = null;
+        if (asOf.isPresent()) {
+          at = asOf.getAsLong();
+          lag = Math.max(0, node.clock().millis() - at);
+        }
         outbox.answer(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
-            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, null));
+            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, lag, at, null));
       }
       case InboundFrame.Sub sub -> subscriptions.subscribe(sub, actor, network);
       case InboundFrame.Unsub u -> subscriptions.unsub(u.sid());

@@ -133,10 +133,12 @@ class MetricsAndReadinessTest {
         "runnel_frames_sent_total", "runnel_bytes_sent_total", "runnel_frames_dropped_total", "runnel_resumes_total",
         "runnel_window_reads_total", "runnel_gate_failures_total", "runnel_refusals_total",
         "runnel_replicator_lag_bytes", "runnel_replicator_lag_seconds", "runnel_replicator_state",
+        "runnel_replicator_slot_lost_total", "runnel_replicator_slot_retained_bytes",
+        "runnel_replicator_slot_safe_wal_bytes", "runnel_replicator_slot_wal_status",
         "runnel_bus_connected", "runnel_bus_reconnects_total", "runnel_delivery_lag_seconds", "runnel_draining",
         "jvm_memory_used_bytes", "jvm_threads_live_threads", "jvm_gc_memory_allocated_bytes_total",
         "system_cpu_count", "process_cpu_usage");
-    Set<String> bounded = Set.of("path", "code", "state", "mutator", "outcome");
+    Set<String> bounded = Set.of("path", "code", "state", "mutator", "outcome", "status");
     assertAll(named.stream().map(n -> () -> assertTrue(s.has(n), n + " is scraped:\n" + s.text())));
     assertAll(
         () -> assertEquals(1.0, s.series().get("runnel_sockets"), "the one open socket"),
@@ -174,7 +176,9 @@ class MetricsAndReadinessTest {
         () -> assertEquals("\"connected\"", body.get("bus").toString()),
         () -> assertEquals("\"streaming\"", body.get("replicator").toString(), "the replicator of this process"),
         () -> assertTrue(body.get("position").toString().matches("\"[0-9a-f]{24}\""), "the delivered position"),
-        () -> assertTrue(body.get("lagMs") instanceof JsonNumber, "the lag of the transaction just applied"),
+        () -> assertTrue(body.get("lagMs") instanceof JsonNumber, "the lag behind PostgreSQL"),
+        () -> assertTrue(body.get("asOf") instanceof JsonNumber, "the PostgreSQL time the node holds every change of"),
+        () -> assertEquals("[]", body.get("degraded").toString(), "a node keeping up is not degraded"),
         () -> assertTrue(body.get("replicatorLagBytes") instanceof JsonNumber),
         () -> assertTrue(body.get("replicatorLagMs") instanceof JsonNumber),
         () -> assertTrue(body.get("sockets") instanceof JsonNumber),

@@ -38,6 +38,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -225,8 +226,13 @@ class RecordsChannelsTest {
 
   /** The cards of {@code org} in {@code db}: key to title (also {@link RecordsChannelClientTest}'s). */
   static Map<String, String> cards(TestDatabase db, String org) throws Exception {
+    return cards(db.jdbcUrl(), org);
+  }
+
+  /** The cards of {@code org} in the database at {@code jdbcUrl} (as its superuser): key to title. */
+  static Map<String, String> cards(String jdbcUrl, String org) throws Exception {
     Map<String, String> rows = new TreeMap<>();
-    try (Connection c = db.connect();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "postgres");
         PreparedStatement s = c.prepareStatement("SELECT id, title FROM cards WHERE org = ?")) {
       s.setString(1, org);
       try (ResultSet r = s.executeQuery()) {

@@ -284,7 +284,13 @@ public final class PageClient {
     return switch (state) {
       case ConnectionState.Connecting c -> JsonObject.builder().put("state", "connecting").put("epoch", c.epoch())
           .build();
-      case ConnectionState.Online o -> JsonObject.builder().put("state", "online").put("epoch", o.epoch()).build();
+      case ConnectionState.Online o -> {
+        JsonObject.Builder b = JsonObject.builder().put("state", "online").put("epoch", o.epoch());
+        if (o.lagMs() != null && o.asOf() != null) {
+          b.put("lagMs", o.lagMs()).put("asOf", o.asOf());
+        }
+        yield b.build();
+      }
       case ConnectionState.Offline o -> JsonObject.builder().put("state", "offline").put("epoch", o.epoch())
           .put("reconnectAt", o.reconnectAt()).build();
       case ConnectionState.Closed c -> JsonObject.builder().put("state", "closed").put("epoch", c.epoch()).build();

@@ -38,7 +38,7 @@ public final class FrameCodec {
             throw new FrameInvalidException("hello.v is " + v + ", and this client speaks protocol version 1 only");
           }
           yield new ServerFrame.Hello(VERSION, f.text("node"), f.optionalText("actor"), f.integer("heartbeatMs"),
-              f.lsn("lsn"), f.optionalBool("updateAvailable"));
+              f.lsn("lsn"), f.optionalInteger("lagMs"), f.optionalInteger("asOf"), f.optionalBool("updateAvailable"));
         }
         case "snapshot" -> new ServerFrame.Snapshot(f.text("sid"), records(f.array("records"), f.path("records")),
             cursor(f.object("cursor"), f.path("cursor")));

@@ -75,6 +75,11 @@ final class Members {
     return integer(value(name), path(name));
   }
 
+  @Nullable Long optionalInteger(String name) {
+    JsonValue v = optional(name);
+    return v == null ? null : integer(v, path(name));
+  }
+
   @Nullable Boolean optionalBool(String name) {
     JsonValue v = optional(name);
     if (v == null) {

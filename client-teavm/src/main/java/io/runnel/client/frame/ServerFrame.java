@@ -19,10 +19,18 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
    * @param actor the actor's id, or null when anonymous
    * @param heartbeatMs how often the client beats, milliseconds (positive)
    * @param lsn the position through which every frame any change caused is queued on this socket
+   * @param lagMs how far behind PostgreSQL the node is, milliseconds, or null before the node's first position
+   * @param asOf the PostgreSQL time (epoch ms) through which the node holds every change, or null with {@code lagMs}
    * @param updateAvailable whether a newer client build is out, or null when the node does not know
    */
-  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn,
-      @Nullable Boolean updateAvailable) implements ServerFrame {
+  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn, @Nullable Long lagMs,
+      @Nullable Long asOf, @Nullable Boolean updateAvailable) implements ServerFrame {
+    /** A hello without lag and asOf (a node that has no position yet). */
+    public Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn,
+        @Nullable Boolean updateAvailable) {
+      this(v, node, actor, heartbeatMs, lsn, null, null, updateAvailable);
+    }
+
     /** Checks the parts. */
     public Hello {
       if (v != FrameCodec.VERSION) {
@@ -33,6 +41,13 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
         throw new IllegalArgumentException("hello.heartbeatMs must be positive, not " + heartbeatMs);
       }
       Lsns.require(lsn, "hello.lsn");
+      if ((lagMs == null) != (asOf == null)) {
+        throw new IllegalArgumentException("hello.lagMs and hello.asOf come together, not one alone");
+      }
+      if (lagMs != null && (lagMs < 0 || asOf <= 0)) {
+        throw new IllegalArgumentException("hello.lagMs must be 0 or more and hello.asOf epoch ms, not " + lagMs
+            + " and " + asOf);
+      }
     }
   }
 

@@ -395,7 +395,7 @@ public final class LiveClient {
       for (LiveQuery q : queries.values()) {
         q.actor(principal());
       }
-      setState(new ConnectionState.Online(epoch));
+      setState(new ConnectionState.Online(epoch, h.lagMs(), h.asOf()));
       for (LiveQuery q : List.copyOf(queries.values())) {
         if (!q.failed()) {
           sendSub(q);
@@ -408,6 +408,10 @@ public final class LiveClient {
         catchUp = null;
         caughtUp(e);
       });
+    } else if (state instanceof ConnectionState.Online o
+        && (!Objects.equals(o.lagMs(), h.lagMs()) || !Objects.equals(o.asOf(), h.asOf()))) {
+      // The same connection, with the node's lag as its answer says now.
+      setState(new ConnectionState.Online(epoch, h.lagMs(), h.asOf()));
     }
     heard();
     if (allLive()) {

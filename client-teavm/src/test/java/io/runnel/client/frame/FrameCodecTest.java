@@ -62,7 +62,7 @@ class FrameCodecTest {
 
   @Test
   void thereAreNodeVectorsForEveryKind() throws IOException {
-    assertEquals(14, outVectors().count(), "out- vectors in " + VECTORS.toAbsolutePath());
+    assertEquals(15, outVectors().count(), "out- vectors in " + VECTORS.toAbsolutePath());
   }
 
   @Test
@@ -73,7 +73,15 @@ class FrameCodecTest {
         () -> assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, "00000016b374d84800000003", true),
             signed, "signed-in hello"),
         () -> assertNull(anon.actor(), "an anonymous actor is null"),
-        () -> assertNull(anon.updateAvailable(), "no updateAvailable when the node does not know"));
+        () -> assertNull(anon.updateAvailable(), "no updateAvailable when the node does not know"),
+        () -> assertNull(signed.lagMs(), "no lagMs before the node's first position"),
+        () -> assertNull(signed.asOf(), "no asOf before the node's first position"));
+  }
+
+  @Test
+  void aHelloOfANodeWithAPositionCarriesLagAndAsOf() throws IOException {
+    assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, "00000016b374d84800000003", 420L,
+        1_732_880_000_000L, null), decode("out-hello-as-of.json"));
   }
 
   @Test
@@ -160,6 +168,12 @@ class FrameCodecTest {
       "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":0,\"lsn\":\"00000016b374d84800000000\"}",
       "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"0/16B374D8\"}",
       "{\"t\":\"hello\",\"v\":2,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"00000016b374d84800000000\"}",
+      "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"00000016b374d84800000000\","
+          + "\"lagMs\":5}",
+      "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"00000016b374d84800000000\","
+          + "\"lagMs\":\"5\",\"asOf\":1732880000000}",
+      "{\"t\":\"hello\",\"v\":1,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,\"lsn\":\"00000016b374d84800000000\","
+          + "\"lagMs\":-1,\"asOf\":1732880000000}",
       "{\"t\":\"hello\",\"v\":4294967297,\"node\":\"n\",\"actor\":null,\"heartbeatMs\":10,"
           + "\"lsn\":\"00000016b374d84800000000\"}",
       "{\"t\":\"snapshot\",\"sid\":\"s1\",\"records\":[{\"type\":\"posts\",\"key\":1,\"row\":{}}],"

@@ -3,6 +3,7 @@ package io.runnel.example;
 import io.runnel.bus.TransportConfig;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.ReplicatorConfig;
+import io.runnel.sync.SyncNode;
 import io.runnel.sync.http.Origins;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
@@ -39,19 +40,22 @@ import java.util.Objects;
  *     derive it from {@code jwtSecret}; sync nodes that honour each other's tickets share it
  * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus, which only role {@code all}
  *     may use; {@link TransportConfig})
- * @param replication the replicator's database, replication URL, slot and publication ({@code REPLICATION_URL},
- *     {@code REPLICATION_SLOT} and {@code REPLICATION_PUBLICATION}, both default {@value BoardApp#SLOT}), or null
- *     for role {@code sync}, which runs no replicator
+ * @param replication the replicator's database, replication URL, slot, publication and minimum of safe WAL
+ *     ({@code REPLICATION_URL}, {@code REPLICATION_SLOT} and {@code REPLICATION_PUBLICATION}, both default
+ *     {@value BoardApp#SLOT}, {@code RUNNEL_WAL_SAFE_MIN_BYTES}, default 1 GiB), or null for role {@code sync}, which
+ *     runs no replicator
  * @param allowedOrigins the browser origins admitted ({@code RUNNEL_ALLOWED_ORIGINS}, comma-separated
  *     {@code scheme://host[:port]}; empty: the origin the node was reached on), for roles {@code all} and
  *     {@code sync}
  * @param drainSpread the window over which a draining sync node spreads its sockets' reconnects
  *     ({@code RUNNEL_DRAIN_SPREAD_MS}, milliseconds, 0 to 60,000 (a window's grace period), default 10,000; {@code
  *     docs/operating.md}, "Drain"), for roles {@code all} and {@code sync}
+ * @param lagDegraded the lag past which {@code /readyz} says {@code "replication_lag"} under {@code degraded}
+ *     ({@code RUNNEL_LAG_DEGRADED_MS}, milliseconds, 1 to 3,600,000, default 5,000), for every role
  */
 public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl databaseUrl, Path dataDirectory,
     int databasePort, @Nullable String jwtSecret, @Nullable String ticketSecret, TransportConfig bus,
-    @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread) {
+    @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread, Duration lagDegraded) {
 
   /** The default drain spread. */
   public static final Duration DEFAULT_DRAIN_SPREAD = Duration.ofSeconds(10);
@@ -108,7 +112,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     Path defaultDir = workingDirectory.resolve(".runnel/pgdata").normalize();
     if (role == Role.REPLICATOR) {
       return new AppConfig(role, false, port, database, defaultDir, 0, null, null, bus, replication(env), List.of(),
-          DEFAULT_DRAIN_SPREAD);
+          DEFAULT_DRAIN_SPREAD, lagDegraded(env));
     }
     boolean dev = dev(env);
     String secret = jwtSecret(env, role, dev);
@@ -121,14 +125,25 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     List<String> origins = origins(env.get("RUNNEL_ALLOWED_ORIGINS"));
     Duration spread = drainSpread(env);
     if (role == Role.SYNC) {
-      return new AppConfig(role, dev, port, database, defaultDir, 0, secret, ticketSecret, bus, null, origins, spread);
+      return new AppConfig(role, dev, port, database, defaultDir, 0, secret, ticketSecret, bus, null, origins, spread,
+          lagDegraded(env));
     }
     String dir = env.getOrDefault("RUNNEL_DATA_DIR", ".runnel/pgdata");
     if (dir.isBlank()) {
       throw invalid("RUNNEL_DATA_DIR is empty.", "Unset it for .runnel/pgdata, or name a directory.");
     }
     return new AppConfig(role, dev, port, database, workingDirectory.resolve(dir).normalize(),
-        port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env), origins, spread);
+        port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env), origins, spread,
+        lagDegraded(env));
+  }
+
+  private static Duration lagDegraded(Map<String, String> env) {
+    long ms = number(env, "RUNNEL_LAG_DEGRADED_MS", SyncNode.DEFAULT_LAG_DEGRADED.toMillis(), 3_600_000,
+        "Set it to 1–3,600,000 milliseconds, or unset it for 5,000.");
+    if (ms < 1) {
+      throw invalid("RUNNEL_LAG_DEGRADED_MS is 0.", "Set it to 1–3,600,000 milliseconds, or unset it for 5,000.");
+    }
+    return Duration.ofMillis(ms);
   }
 
   private static Role role(String text) {
@@ -192,6 +207,9 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
     names.put("REPLICATION_SLOT", env.getOrDefault("REPLICATION_SLOT", BoardApp.SLOT));
     names.put("REPLICATION_PUBLICATION", env.getOrDefault("REPLICATION_PUBLICATION", BoardApp.SLOT));
+    if (env.containsKey("RUNNEL_WAL_SAFE_MIN_BYTES")) {
+      names.put("RUNNEL_WAL_SAFE_MIN_BYTES", env.get("RUNNEL_WAL_SAFE_MIN_BYTES"));
+    }
     return ReplicatorConfig.fromEnvironment(names);
   }
 

@@ -49,6 +49,7 @@ final class BoardNode {
         .tickets(Tickets.create(ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
         .allowedOrigins(config.allowedOrigins())
         .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
+        .lagDegraded(config.lagDegraded())
         .listen("0.0.0.0", port).meters(meters);
     if (replicator != null) {
       b.replicator(replicator);

@@ -12,9 +12,15 @@ import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.JvmMeters;
+import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The team board's replicator alone ({@code RUNNEL_ROLE=replicator}): migrates the board's schema (Flyway, which
@@ -72,11 +78,12 @@ public final class ReplicatorRole implements AutoCloseable {
           .meters(meters).build();
       replicator.start();
       Replicator r = replicator;
+      AtomicBoolean lagging = new AtomicBoolean();
       WebServer server = WebServer.builder().host("0.0.0.0").port(config.port())
           .routing(rules -> rules
               .get("/healthz", (req, res) -> json(res, Status.OK_200,
                   JsonObject.builder().put("status", "up").build()))
-              .get("/readyz", (req, res) -> ready(res, r.stats()))
+              .get("/readyz", (req, res) -> ready(res, r.stats(), config.lagDegraded().toMillis(), lagging))
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                 res.send(meters.scrape());
@@ -102,7 +109,25 @@ public final class ReplicatorRole implements AutoCloseable {
     return state == ReplicatorStats.State.STREAMING || state == ReplicatorStats.State.STANDBY;
   }
 
-  private static void ready(ServerResponse res, ReplicatorStats s) {
+  /**
+   * The body of {@code /readyz}: 200 while streaming or standing by; {@code degraded} lists
+   * {@code "replication_lag"} past {@code lagDegradedMs} (until below half of it) and {@code "wal_retention"} while
+   * the slot's retention is low, and does not change the status.
+   */
+  private static void ready(ServerResponse res, ReplicatorStats s, long lagDegradedMs, AtomicBoolean lagging) {
+    long lagMs = Math.round(s.lagSeconds() * 1000);
+    boolean lag;
+    synchronized (lagging) {
+      lag = lagging.get() ? lagMs >= lagDegradedMs / 2 : lagMs > lagDegradedMs;
+      lagging.set(lag);
+    }
+    List<JsonValue> degraded = new ArrayList<>();
+    if (lag) {
+      degraded.add(new JsonString("replication_lag"));
+    }
+    if (s.retentionLow()) {
+      degraded.add(new JsonString("wal_retention"));
+    }
     json(res, ready(s.state()) ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder()
         .put("ready", ready(s.state()))
         .put("state", s.state().name().toLowerCase(Locale.ROOT))
@@ -111,6 +136,8 @@ public final class ReplicatorRole implements AutoCloseable {
         .put("lagMs", Math.round(s.lagSeconds() * 1000))
         .put("restarts", s.restarts())
         .put("lastFailure", s.lastFailure())
+        .put("slotLost", s.slotLost())
+        .put("degraded", new JsonArray(degraded))
         .build());
   }
 

@@ -1,5 +1,6 @@
 package io.runnel.loadtest;
 
+import io.runnel.testing.SystemPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

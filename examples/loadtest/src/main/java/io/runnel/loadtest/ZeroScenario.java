@@ -1,5 +1,6 @@
 package io.runnel.loadtest;
 
+import io.runnel.testing.SystemPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -22,15 +22,16 @@ import java.util.function.Function;
  * <p>Changes are grouped per window until the change marked {@code last}; then each window that received any
  * change of the transaction gets them as one delivery, so it can make one patch of them. A change whose LSN is not
  * above the highest seen is a redelivery and is dropped (the replicator delivers at least once, with identical
- * LSNs). Changes the record publisher sent carry no WAL position and never reach windows.
+ * LSNs).
  *
  * <p>The {@link ChangeListener} (records channels) hears each whole transaction, or only its tables when it is too
  * large to hold, before the windows do and before the delivered position can pass it.
  *
  * <p>A replicator position heartbeat ({@link PositionEvent}) arrives between transactions and says every change
  * below its point was published before it: it raises the highest position seen (a change below it is a
- * redelivery) and, once the windows handled every earlier transaction, the delivered position. It counts in the
- * producer's sequence like a change.
+ * redelivery) and, once the windows handled every earlier transaction, the delivered position; its time moves the
+ * node's asOf ({@link DeliveredPosition#asOf}), and a heartbeat at the point already seen still does that. It counts
+ * in the producer's sequence like a change.
  */
 final class ChangeDispatcher implements Consumer<TransportMessage> {
 
@@ -45,7 +46,6 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final DeliveredPosition delivered;
   private final Runnable onGap;
   private final ChangeListener listener;
-  private final DeliveryLag lag;
   private final Map<String, Long> producers = new java.util.HashMap<>();
   private final Map<LiveWindow, List<ChangeEvent>> transaction = new LinkedHashMap<>();
   private final List<ChangeEvent> current = new ArrayList<>();
@@ -58,14 +58,13 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private volatile String dispatched = "";
 
   ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
-      DeliveredPosition delivered, Runnable onGap, ChangeListener listener, DeliveryLag lag) {
+      DeliveredPosition delivered, Runnable onGap, ChangeListener listener) {
     this.entities = entities;
     this.routing = routing;
     this.recent = recent;
     this.delivered = delivered;
     this.onGap = onGap;
     this.listener = listener;
-    this.lag = lag;
   }
 
   /**
@@ -126,7 +125,13 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private void position(PositionEvent position) {
     checkSequence(position);
     String point = position.point();
-    if (point.compareTo(highest) <= 0) {
+    int order = point.compareTo(highest);
+    if (order < 0) {
+      return;
+    }
+    if (order == 0) {
+      // The same point again, later: only its time moved (an idle database).
+      delivered.passed(point, position.at());
       return;
     }
     if (currentCommit != null) {
@@ -141,14 +146,11 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       overflow = false;
     }
     highest = point;
-    delivered.passed(point);
+    delivered.passed(point, position.at());
     dispatched = point;
   }
 
   private void change(ChangeEvent change) {
-    if (change.source() != ChangeEvent.Source.REPLICATOR) {
-      return;
-    }
     checkSequence(change);
     if (change.lsn().compareTo(highest) <= 0) {
       return;
@@ -174,7 +176,6 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
     }
     if (change.last()) {
-      lag.arrived(change.commitTime());
       // Kept before any window hears of it, so a read landing meanwhile can replay it.
       if (overflow) {
         recent.addWithoutChanges(change.xid(), io.runnel.replicator.Lsn.ofPosition(change.lsn()));
@@ -183,7 +184,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
       }
       // The second reader first, before the delivered position can pass this transaction.
       tell(change.lsn());
-      delivered.dispatched(change.lsn(), transaction.size());
+      delivered.dispatched(change.lsn(), transaction.size(), change.commitTime());
       for (Map.Entry<LiveWindow, List<ChangeEvent>> e : transaction.entrySet()) {
         LiveWindow w = e.getKey();
         if (w.addedAt() > transactionStart || e.getValue().size() > MAX_TRANSACTION_CHANGES) {

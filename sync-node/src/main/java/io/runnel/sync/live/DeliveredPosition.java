@@ -15,16 +15,22 @@ import java.util.Map;
  * replicator position heartbeat ({@link #passed}) is recorded the same way with no windows: it becomes the
  * position once every transaction before it is handled. Positions are 24-hex strings, so a heartbeat's point
  * ({@code …00000000}) and a row's LSN compare as text; the position never goes backwards.
+ *
+ * <p>Each entry also carries a PostgreSQL time (a transaction's commit time, a heartbeat's {@code at}): the node's
+ * <b>asOf</b> is the latest time of an entry the position passed, the PostgreSQL time through which the node holds
+ * every change. It never goes backwards either.
  */
 final class DeliveredPosition {
 
   private static final class Pending {
     String lsn;
     int windows;
+    long at;
 
-    Pending(String lsn, int windows) {
+    Pending(String lsn, int windows, long at) {
       this.lsn = lsn;
       this.windows = windows;
+      this.at = at;
     }
   }
 
@@ -32,12 +38,16 @@ final class DeliveredPosition {
   /** The entries of {@link #pending} still waiting for windows, by LSN: a window's {@link #done} finds its own. */
   private final Map<String, Pending> waiting = new HashMap<>();
   private String position = "";
+  private long asOf;
 
-  /** A transaction ending at {@code lsn} was handed to {@code windows} windows. */
-  synchronized void dispatched(String lsn, int windows) {
+  /**
+   * A transaction ending at {@code lsn} was handed to {@code windows} windows; {@code at} is its commit time (epoch
+   * ms, PostgreSQL's clock; 0 when unknown).
+   */
+  synchronized void dispatched(String lsn, int windows, long at) {
     if (windows == 0) {
       if (pending.isEmpty()) {
-        raise(lsn);
+        raise(lsn, at);
         return;
       }
       Pending last = pending.peekLast();
@@ -47,6 +57,7 @@ final class DeliveredPosition {
         if (lsn.compareTo(last.lsn) > 0) {
           last.lsn = lsn;
         }
+        last.at = Math.max(last.at, at);
         return;
       }
     }
@@ -55,9 +66,10 @@ final class DeliveredPosition {
       // The same transaction handed out again (a redelivery) while its first hand-out is still being handled: the
       // first entry waits for both, which holds the position back no less than two entries would.
       same.windows += windows;
+      same.at = Math.max(same.at, at);
       return;
     }
-    Pending p = new Pending(lsn, windows);
+    Pending p = new Pending(lsn, windows, at);
     pending.addLast(p);
     if (windows > 0) {
       waiting.put(lsn, p);
@@ -67,10 +79,11 @@ final class DeliveredPosition {
 
   /**
    * The bus passed {@code point} (24 hex, ending in {@code 00000000}): every transaction committed below it was
-   * dispatched before this call, so once those are handled, the position is {@code point}.
+   * dispatched before this call, so once those are handled, the position is {@code point}, and the node holds every
+   * change committed before {@code at} (epoch ms, PostgreSQL's clock; 0 when unknown).
    */
-  synchronized void passed(String point) {
-    dispatched(point, 0);
+  synchronized void passed(String point, long at) {
+    dispatched(point, 0, at);
   }
 
   /** One window handled the transaction ending at {@code lsn}. */
@@ -84,14 +97,21 @@ final class DeliveredPosition {
 
   private void advance() {
     while (!pending.isEmpty() && pending.peekFirst().windows <= 0) {
-      raise(pending.removeFirst().lsn);
+      Pending p = pending.removeFirst();
+      raise(p.lsn, p.at);
     }
   }
 
-  private void raise(String lsn) {
+  private void raise(String lsn, long at) {
     if (lsn.compareTo(position) > 0) {
       position = lsn;
     }
+    asOf = Math.max(asOf, at);
+  }
+
+  /** The asOf (epoch ms, PostgreSQL's clock): every change committed before it is queued; 0 before the first. */
+  synchronized long asOf() {
+    return asOf;
   }
 
   /** The delivered position (24 hex), or empty before the first transaction. */

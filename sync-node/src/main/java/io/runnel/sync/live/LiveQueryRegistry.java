@@ -62,7 +62,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private final DeliveredPosition delivered = new DeliveredPosition();
   private final LiveWindow.Context context;
   private final ChangeDispatcher dispatcher;
-  private final DeliveryLag lag;
+  private final Clock clock;
   private final ChangeListener listener;
   private final java.util.concurrent.ScheduledExecutorService timers =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -96,8 +96,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
         new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
         b.maxLag.toMillis(), delivered);
     this.listener = b.listener;
-    this.lag = new DeliveryLag(b.clock);
-    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener, lag);
+    this.clock = b.clock;
+    this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener);
   }
 
   /** A builder; declarations, a data source and a transport are required. */
@@ -315,12 +315,25 @@ public final class LiveQueryRegistry implements AutoCloseable {
   }
 
   /**
-   * How late the last transaction reached the windows, in ms: the node's clock when it arrived minus its commit time
-   * (never below 0); empty before the first transaction. Kept until the next one arrives, so it does not grow while
-   * the database is idle.
+   * The node's asOf: the PostgreSQL time (epoch ms) through which every change's frames are queued, from the commit
+   * times of the transactions delivered and the times of the replicator's position heartbeats; empty before the
+   * first of either.
+   */
+  public java.util.OptionalLong asOf() {
+    long at = delivered.asOf();
+    return at > 0 ? java.util.OptionalLong.of(at) : java.util.OptionalLong.empty();
+  }
+
+  /**
+   * How far behind PostgreSQL the node is, in ms: the node's clock now minus {@link #asOf} (never below 0; a skew
+   * between the node's and the database's clocks counts in it); empty before the first position. It grows while
+   * nothing arrives: a replicator that streams sends a heartbeat every second even when the database is idle, so an
+   * idle database stays near 0 and a stuck or stopped replicator grows.
    */
   public java.util.OptionalLong lagMillis() {
-    return lag.lagMillis();
+    java.util.OptionalLong at = asOf();
+    return at.isPresent() ? java.util.OptionalLong.of(Math.max(0, clock.millis() - at.getAsLong()))
+        : java.util.OptionalLong.empty();
   }
 
   /** How many window reads ran (first reads, refills and re-reads). */

@@ -126,6 +126,10 @@ final class FrameWriter {
         g.writeStringField("actor", h.actor());
         g.writeNumberField("heartbeatMs", h.heartbeatMs());
         g.writeStringField("lsn", h.lsn());
+        if (h.lagMs() != null && h.asOf() != null) {
+          g.writeNumberField("lagMs", h.lagMs());
+          g.writeNumberField("asOf", h.asOf());
+        }
         if (h.updateAvailable() != null) {
           g.writeBooleanField("updateAvailable", h.updateAvailable());
         }

@@ -30,17 +30,29 @@ public sealed interface OutboundFrame
    * @param actor the actor's id, or null for an anonymous actor (written as JSON null)
    * @param heartbeatMs how often the client says {@code hello}, milliseconds (positive)
    * @param lsn 24 hex: the position through which every change's frames are queued on this socket
+   * @param lagMs how far behind PostgreSQL the node is, milliseconds (now minus {@code asOf}), or null before the
+   *     node's first position (both fields are then left out)
+   * @param asOf the PostgreSQL time (epoch ms) through which the node holds every change, or null with {@code lagMs}
    * @param updateAvailable whether a newer client build is deployed, or null to leave the field out
    */
-  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn,
-      @Nullable Boolean updateAvailable) implements OutboundFrame {
-    /** @throws IllegalArgumentException for an empty node id, a heartbeat below 1 ms or a malformed lsn */
+  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn, @Nullable Long lagMs,
+      @Nullable Long asOf, @Nullable Boolean updateAvailable) implements OutboundFrame {
+    /**
+     * @throws IllegalArgumentException for an empty node id, a heartbeat below 1 ms, a malformed lsn, a negative
+     *     lag, an asOf not above 0, or only one of lag and asOf
+     */
     public Hello {
       Frames.requireNonEmpty(Objects.requireNonNull(node, "node"), "node");
       if (heartbeatMs < 1) {
         throw new IllegalArgumentException("heartbeatMs is positive, not " + heartbeatMs);
       }
       Frames.requireLsn(Objects.requireNonNull(lsn, "lsn"));
+      if ((lagMs == null) != (asOf == null)) {
+        throw new IllegalArgumentException("lagMs and asOf come together, not " + lagMs + " and " + asOf);
+      }
+      if (lagMs != null && (lagMs < 0 || asOf <= 0)) {
+        throw new IllegalArgumentException("lagMs is 0 or more and asOf is epoch ms, not " + lagMs + " and " + asOf);
+      }
     }
 
     @Override

@@ -221,14 +221,14 @@ class DeliveredPositionTest {
     DeliveredPosition d = new DeliveredPosition();
     String row = "00000000000001a000000002";
     String point = "00000000000001b000000000";
-    d.dispatched(row, 1);
-    d.passed(point);
+    d.dispatched(row, 1, 0);
+    d.passed(point, 0);
     String waiting = d.position();
-    d.passed("00000000000001c000000000");
+    d.passed("00000000000001c000000000", 0);
     d.done(row);
     String through = d.position();
-    d.passed(point);
-    d.dispatched("00000000000001a000000009", 0);
+    d.passed(point, 0);
+    d.dispatched("00000000000001a000000009", 0, 0);
     assertAll(
         () -> assertEquals("", waiting, "a window still handles the transaction before the heartbeat"),
         () -> assertEquals("00000000000001c000000000", through, "then the latest heartbeat, at once"),
@@ -241,9 +241,9 @@ class DeliveredPositionTest {
     DeliveredPosition d = new DeliveredPosition();
     String a = "00000000000002a000000003";
     String b = "00000000000002b000000001";
-    d.dispatched(a, 2);
-    d.dispatched(b, 1);
-    d.dispatched(a, 1);
+    d.dispatched(a, 2, 0);
+    d.dispatched(b, 1, 0);
+    d.dispatched(a, 1, 0);
     d.done(b);
     String afterB = d.position();
     d.done(a);

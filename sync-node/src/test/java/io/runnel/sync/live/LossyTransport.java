@@ -3,6 +3,7 @@ package io.runnel.sync.live;
 import io.runnel.bus.Subscription;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportMessage;
+import io.runnel.bus.TransportUnavailableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,7 +11,8 @@ import java.util.function.Consumer;
 
 /**
  * The bus as a node reads it, able to lose the next change of one table it would deliver: the one loss a test of gap
- * repair needs, around the real transport. Publishes go through untouched; {@link #close} leaves the bus open.
+ * repair needs, around the real transport. Publishes go through untouched unless {@link #down} is set, when they are
+ * refused as a bus that is down refuses them; {@link #close} leaves the bus open.
  */
 public final class LossyTransport implements Transport {
 
@@ -20,6 +22,8 @@ public final class LossyTransport implements Transport {
   public volatile boolean loseNext;
   /** Every message delivered (not lost), in order. */
   public final List<TransportMessage> seen = new CopyOnWriteArrayList<>();
+  /** Set to refuse every publish and flush, as a bus that is down does, so a replicator cannot confirm its slot. */
+  public volatile boolean down;
 
   /** Wraps {@code bus}; {@link #loseNext} loses a message of table {@code table} (its subject's last token). */
   public LossyTransport(Transport bus, String table) {
@@ -29,12 +33,20 @@ public final class LossyTransport implements Transport {
 
   @Override
   public void publish(String subject, byte[] payload) {
+    refuseWhenDown();
     bus.publish(subject, payload);
   }
 
   @Override
   public void flush(Duration deadline) {
+    refuseWhenDown();
     bus.flush(deadline);
+  }
+
+  private void refuseWhenDown() {
+    if (down) {
+      throw new TransportUnavailableException("The test's bus is down.", "Wait for the test to bring it back.");
+    }
   }
 
   @Override

@@ -329,7 +329,7 @@ class PolicyResumeGapTest {
           () -> assertEquals(0, r.stats().gaps()));
       ChangeEvent e = ChangeEnvelope.decode(docs.payload(), n -> "docs".equals(n) ? DOCS : null);
       ChangeEvent restarted = new ChangeEvent(e.table(), e.entity(), e.op(), e.key(), e.row(), e.old(), e.omitted(),
-          e.lsn(), e.xid(), e.last(), e.commitTime(), e.write(), "a-restarted-process", 1, e.source());
+          e.lsn(), e.xid(), e.last(), e.commitTime(), e.write(), "a-restarted-process", 1);
       Map<String, io.runnel.dsl.ColumnType> types = new LinkedHashMap<>();
       DOCS.columns().forEach(c -> types.put(c.name(), c.type()));
       fixture.bus.publish(docs.subject(), ChangeEnvelope.encode(restarted, types));

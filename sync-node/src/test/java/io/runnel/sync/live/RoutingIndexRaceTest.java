@@ -52,7 +52,7 @@ class RoutingIndexRaceTest {
     for (long i = 2; i < 200_000 && lost.get() == null; i++) {
       String l = lsn(i);
       routing.route(new ChangeEvent("public.t", "t", ChangeOp.UPDATE, "1", Row.of(Map.of("id", 1, "org", "a",
-          "v", (int) i)), null, List.of(), l, i, true, 0L, null, "p", i, ChangeEvent.Source.REPLICATOR));
+          "v", (int) i)), null, List.of(), l, i, true, 0L, null, "p", i));
       if (routing.keyEntries() != 1) {
         lost.set("after " + i + " changes the key index lost row 1 of the window, which still holds it");
       }

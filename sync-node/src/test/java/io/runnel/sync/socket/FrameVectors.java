@@ -96,9 +96,12 @@ final class FrameVectors {
   static Map<String, OutboundFrame> outbound() {
     Map<String, OutboundFrame> v = new LinkedHashMap<>();
     v.put("out-hello.json",
-        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, "00000016b374d84800000003", true));
+        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, "00000016b374d84800000003", null, null, true));
     v.put("out-hello-anonymous.json",
-        new OutboundFrame.Hello(1, "node-7f3a", null, 10_000, "00000016b374d84800000000", null));
+        new OutboundFrame.Hello(1, "node-7f3a", null, 10_000, "00000016b374d84800000000", null, null, null));
+    v.put("out-hello-as-of.json",
+        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, "00000016b374d84800000003", 420L,
+            1_732_880_000_000L, null));
     v.put("out-snapshot.json", new OutboundFrame.Snapshot("s1", List.of(post(row1()), post(row2())),
         cursor("00000016b374d84800000000")));
     v.put("out-patch.json", new OutboundFrame.Patch("s1", List.of(

@@ -1,4 +1,4 @@
-package io.runnel.loadtest;
+package io.runnel.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,10 +20,11 @@ import java.util.stream.Stream;
 
 /**
  * A fresh PostgreSQL cluster from the machine's own PostgreSQL install ({@code /usr/lib/postgresql/<major>/bin},
- * the newest there), for scenario 7, where Runnel and Zero each get a cluster of their own made the same way:
- * {@code initdb} (trust authentication, UTF-8, {@code --no-sync}) into a new directory, then {@code pg_ctl start}
- * on a free port on 127.0.0.1 (TCP only) with {@link #SETTINGS}, every other setting the install's default (fsync
- * on), and {@code pg_ctl stop -m fast} on {@link #close()}.
+ * the newest there; PostgreSQL 15 on these machines): for tests that must also pass on a PostgreSQL older than the
+ * embedded 18, and for the benchmark's scenario 7, where Runnel and Zero each get a cluster of their own made the
+ * same way: {@code initdb} (trust authentication, UTF-8, {@code --no-sync}) into a new directory, then
+ * {@code pg_ctl start} on a free port on 127.0.0.1 (TCP only) with {@link #SETTINGS} and the caller's overrides, every
+ * other setting the install's default (fsync on), and {@code pg_ctl stop -m fast} on {@link #close()}.
  *
  * <p>{@code initdb} refuses to run as root: as root, every {@code initdb} and {@code pg_ctl} runs as the
  * {@code postgres} user ({@code runuser -u postgres --}), and the cluster lives in a new directory of that user's
@@ -30,10 +32,10 @@ import java.util.stream.Stream;
  * enter, such as a home or a {@code mktemp -d} directory); its server log is copied to the work directory and the
  * cluster removed on {@link #close()}.
  */
-final class SystemPostgres implements AutoCloseable {
+public final class SystemPostgres implements AutoCloseable {
 
   /** The server settings of every cluster this class starts (besides the port and addresses). */
-  static final Map<String, String> SETTINGS = Map.of("wal_level", "logical", "max_replication_slots", "10",
+  public static final Map<String, String> SETTINGS = Map.of("wal_level", "logical", "max_replication_slots", "10",
       "max_wal_senders", "10", "max_connections", "100", "synchronous_commit", "on", "timezone", "UTC");
 
   private final Path bin;
@@ -42,19 +44,21 @@ final class SystemPostgres implements AutoCloseable {
   private final Path data;
   private final int port;
   private final List<String> asOwner;
+  private final Map<String, String> settings;
   private boolean running = true;
 
-  private SystemPostgres(Path bin, Path dir, Path home, int port, List<String> asOwner) {
+  private SystemPostgres(Path bin, Path dir, Path home, int port, List<String> asOwner, Map<String, String> settings) {
     this.bin = bin;
     this.dir = dir;
     this.home = home;
     this.data = home.resolve("data");
     this.port = port;
     this.asOwner = asOwner;
+    this.settings = settings;
   }
 
   /** The {@code bin} directory of the newest PostgreSQL install with {@code initdb} and {@code pg_ctl}, if any. */
-  static Optional<Path> find() {
+  public static Optional<Path> find() {
     Path root = Path.of("/usr/lib/postgresql");
     if (!Files.isDirectory(root)) {
       return Optional.empty();
@@ -69,7 +73,7 @@ final class SystemPostgres implements AutoCloseable {
   }
 
   /** The major version of an install's {@code bin} directory ({@code /usr/lib/postgresql/15/bin}: 15), or 0. */
-  static int major(Path bin) {
+  public static int major(Path bin) {
     return major(bin.getParent().getFileName().toString());
   }
 
@@ -88,8 +92,24 @@ final class SystemPostgres implements AutoCloseable {
    * @param dir a directory that does not exist yet
    * @throws IllegalStateException when {@code initdb} or {@code pg_ctl start} fails (naming its output), or when
    *     running as root and there is no {@code postgres} user
+   * @throws IOException when a directory or a log cannot be written
+   * @throws InterruptedException when interrupted while a command runs
    */
-  static SystemPostgres start(Path bin, Path dir) throws IOException, InterruptedException {
+  public static SystemPostgres start(Path bin, Path dir) throws IOException, InterruptedException {
+    return start(bin, dir, Map.of());
+  }
+
+  /**
+   * The same, with {@code overrides} applied after {@link #SETTINGS} (for example {@code max_slot_wal_keep_size}).
+   *
+   * @throws IllegalStateException when {@code initdb} or {@code pg_ctl start} fails (naming its output)
+   * @throws IOException when a directory or a log cannot be written
+   * @throws InterruptedException when interrupted while a command runs
+   */
+  public static SystemPostgres start(Path bin, Path dir, Map<String, String> overrides)
+      throws IOException, InterruptedException {
+    Map<String, String> settings = new LinkedHashMap<>(SETTINGS);
+    settings.putAll(overrides);
     Files.createDirectories(dir);
     Path home = dir;
     List<String> asOwner = new ArrayList<>();
@@ -101,7 +121,7 @@ final class SystemPostgres implements AutoCloseable {
         throw new IllegalStateException("initdb refuses root and there is no postgres user to run it as: create one"
             + " (useradd -r postgres) or run the bench as a user other than root", e);
       }
-      home = Files.createTempDirectory("runnel-bench-pg-");
+      home = Files.createTempDirectory("runnel-pg-");
       Files.setOwner(home, postgres);
       asOwner.addAll(List.of("runuser", "-u", "postgres", "--"));
     }
@@ -114,46 +134,56 @@ final class SystemPostgres implements AutoCloseable {
       throw new IllegalStateException("initdb failed; see " + dir.resolve("initdb.log"));
     }
     int port = freePort();
+    SystemPostgres server = new SystemPostgres(bin, dir, home, port, asOwner, settings);
+    server.launch();
+    return server;
+  }
+
+  /** Starts the cluster on its data directory and port ({@code pg_ctl start}). */
+  private void launch() throws IOException, InterruptedException {
     // No Unix socket (its path could pass the 107-byte limit under a deep work directory); pg_ctl hands these
     // options to a shell, which reads '' as the empty value.
     StringBuilder options = new StringBuilder("-p " + port + " -c listen_addresses=127.0.0.1"
         + " -c unix_socket_directories=''");
-    SETTINGS.forEach((k, v) -> options.append(" -c ").append(k).append('=').append(v));
+    settings.forEach((k, v) -> options.append(" -c ").append(k).append('=').append(v));
     List<String> start = new ArrayList<>(asOwner);
     start.addAll(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
         home.resolve("postgres.log").toString(), "-w", "-t", "120", "-o", options.toString(), "start"));
-    SystemPostgres server = new SystemPostgres(bin, dir, home, port, asOwner);
     if (run(start, dir.resolve("pg_ctl-start.log"), 180) != 0) {
       // The postmaster may have forked before pg_ctl gave up: stop whatever started, by the same handles.
-      server.close();
+      close();
       throw new IllegalStateException("pg_ctl start failed; see " + dir.resolve("pg_ctl-start.log") + " and "
           + dir.resolve("postgres.log"));
     }
-    return server;
   }
 
   /** The port on 127.0.0.1. */
-  int port() {
+  public int port() {
     return port;
   }
 
   /** The data directory (its {@code postmaster.pid} names the server's process). */
-  Path data() {
+  public Path data() {
     return data;
   }
 
   /** A connection URL for libpq-style clients (Zero): the superuser on database {@code postgres}. */
-  String url() {
+  public String url() {
     return "postgres://postgres@127.0.0.1:" + port + "/postgres";
   }
 
   /** A new connection to database {@code postgres} as the superuser. @throws SQLException when refused */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
   }
 
+  /** A JDBC URL for database {@code database} as the superuser. */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
+  }
+
   /** The major version of the binaries, for the report. */
-  int major() {
+  public int major() {
     return major(bin);
   }
 
@@ -188,7 +218,8 @@ final class SystemPostgres implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     try {
-      ProcessHandle.of(ServerCpu.postmasterPid(data)).ifPresent(ProcessHandle::destroy);
+      long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
     } catch (IOException | RuntimeException e) {
       System.err.println("could not stop the PostgreSQL server in " + data + ": " + e);
     }
@@ -225,7 +256,7 @@ final class SystemPostgres implements AutoCloseable {
   }
 
   /** A port free on 127.0.0.1 now. */
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
