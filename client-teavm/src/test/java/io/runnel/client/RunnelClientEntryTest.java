@@ -75,6 +75,26 @@ class RunnelClientEntryTest {
         () -> assertEquals(List.of(), page.outbox().pending()));
   }
 
+  /**
+   * A later {@code hello} answer that says another lag is a new {@code Online} state the page hears, not a new
+   * connection: the outbox is not held back again for a catch-up, so a call made then is sent at once.
+   */
+  @Test
+  void aLagTheNodeSaysLaterReachesThePageWithoutHoldingTheOutboxAgain() {
+    Page page = new Page();
+    page.client.connect();
+    LiveQuery list = page.client.query(BY_LIKES, "acme", v -> { });
+    FakeSockets.Socket node = page.online("u1", 1);
+    node.receive(snapshot(list.sid(), 1, post("p1", "acme", "A", 5)));
+    node.receive(hello("u1", 1).replace("}", ",\"lagMs\":6500,\"asOf\":1764566400000}"));
+    ConnectionState heard = page.states.get(page.states.size() - 1);
+    page.client.mutate(CREATE, "p3|acme|C|1");
+    page.scheduler.runDue();
+    assertAll(
+        () -> assertEquals(new ConnectionState.Online(1, 6500L, 1_764_566_400_000L), heard, "the page hears the lag"),
+        () -> assertEquals(List.of(key("createPost", 1)), page.http.keys(), "sent at once, not after a catch-up wait"));
+  }
+
   @Test
   void queriesAndMutatorsAreFoundByNameWithJsonInputAsAPageCallsThem() {
     Page page = new Page();

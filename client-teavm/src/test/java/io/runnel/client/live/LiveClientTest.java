@@ -84,6 +84,24 @@ class LiveClientTest {
             new ConnectionState.Online(1)), states));
   }
 
+  @Test
+  void eachHelloAnswerThatSaysAnotherLagIsANewOnlineStateOfTheSameConnection() {
+    client.start();
+    FakeSockets.Socket s = sockets.last();
+    s.open();
+    String lagged = hello("u1", 1).replace("}", ",\"lagMs\":120,\"asOf\":1764566400000}");
+    s.receive(lagged);
+    s.receive(lagged);
+    s.receive(hello("u1", 2).replace("}", ",\"lagMs\":7000,\"asOf\":1764566400500}"));
+    List<ConnectionState> online = states.stream().filter(ConnectionState.Online.class::isInstance).toList();
+    assertAll(
+        () -> assertEquals(List.of(new ConnectionState.Online(1, 120L, 1_764_566_400_000L),
+            new ConnectionState.Online(1, 7000L, 1_764_566_400_500L)), online,
+            "the same epoch: one state per lag the node said, none for an answer that said the same"),
+        () -> assertEquals(1, sockets.opened.size(), "no second connection"),
+        () -> assertEquals(List.of("hello"), s.kinds(), "and no subscription sent again"));
+  }
+
   /**
    * Catch-up is told once per connection, after every list's first answer since the {@code hello}, never for a
    * connection lost before it, and again for the next connection once its resume lands.
