@@ -158,6 +158,7 @@ public final class SyncNode implements AutoCloseable {
     }
     live.start();
     channels.start();
+    HelidonHeaderConstants.fill();
     WebServer s = WebServer.builder()
         // Helidon's own JVM shutdown hook would stop the server at once, cutting every socket (1006) while the
         // owner's hook drains it; the node's owner stops it (SyncNode.stop, after SyncNode.drain on SIGTERM).

@@ -30,7 +30,8 @@ public final class Bench {
    * Runs the benchmark.
    *
    * @param args see {@link Flags}
-   * @throws Exception when a scenario cannot measure (nothing is written to the report then)
+   * @throws Exception when the run cannot start; a scenario that cannot measure is reported as failed in its
+   *     section, the others still run, and the process exits 1 at the end
    */
   public static void main(String[] args) throws Exception {
     Set<String> known = new LinkedHashSet<>();
@@ -50,13 +51,23 @@ public final class Bench {
     System.out.println("runnel bench: " + flags.command());
     machine.lines().forEach(l -> System.out.println("  " + l));
     List<Section> sections = new ArrayList<>();
+    int failed = 0;
     long t0 = System.nanoTime();
     for (Scenario s : SCENARIOS) {
       if (!flags.selected(s.name())) {
         continue;
       }
       Path dir = Files.createDirectories(work.resolve(s.name()));
-      Section section = s.run(flags, dir);
+      Section section;
+      try {
+        section = s.run(flags, dir);
+      } catch (Exception e) {
+        // One scenario that cannot measure does not cost the others their run: it is reported as failed.
+        System.out.println(s.name() + ": failed: " + e);
+        e.printStackTrace(System.out);
+        section = Section.failed(s.name(), e, dir);
+        failed++;
+      }
       System.out.println();
       System.out.println(section.markdown());
       sections.add(section);
@@ -67,6 +78,10 @@ public final class Bench {
       Path doc = Path.of("docs/performance.md");
       PerformanceDoc.write(doc, run);
       System.out.println("runnel bench: wrote this run at the top of the runs in " + doc.toAbsolutePath());
+    }
+    if (failed > 0) {
+      System.out.println("runnel bench: " + failed + " scenario" + (failed == 1 ? "" : "s") + " failed (above)");
+      System.exit(1);
     }
   }
 

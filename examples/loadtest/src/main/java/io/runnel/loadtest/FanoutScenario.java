@@ -66,13 +66,15 @@ public final class FanoutScenario implements Scenario {
     int writers = (int) flags.positive("writers", 4, 4);
     List<Phase> phases = new ArrayList<>();
     double dropped;
+    SocketBench.Opened opened = null;
     try (DedicatedPostgres pg = SocketBench.postgres(work, size.tenants());
         SocketBench.Node node = SocketBench.node("runnel", pg.port(), work, flags.jfr())) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), size.tenants(), 1, work);
       Jvm client = clients.getFirst();
       try {
-        System.out.println("fanout: " + SocketBench.open(client, size.sockets(), 600, "fanout: sockets"));
+        opened = SocketBench.open(client, size.sockets(), 600, "fanout: sockets");
+        System.out.println("fanout: " + opened.line());
         phases.add(phase("warm-up", node.jvm(), client, postmaster, "fanout " + pg.port() + " " + size.rate() + " "
             + warmup(flags), (long) warmup(flags) + 120));
         phases.add(phase("paced", node.jvm(), client, postmaster, "fanout " + pg.port() + " " + size.rate() + " "
@@ -103,6 +105,9 @@ public final class FanoutScenario implements Scenario {
       rows.add(row);
     }
     List<String> notes = new ArrayList<>();
+    if (opened != null && opened.note("sockets") != null) {
+      notes.add(opened.note("sockets"));
+    }
     notes.add(String.format(Locale.ROOT, "paced p99 %s ms (target ≤ 50 ms at 1,000 changes/s over 10,000 sockets:"
         + " %s%s)", FanoutResult.ms(r.p99()), r.p99() <= 50_000_000L ? "met" : "not met",
         size.sockets() == 10_000 && size.rate() == 1_000 ? "" : "; this run's size is not the target's"));

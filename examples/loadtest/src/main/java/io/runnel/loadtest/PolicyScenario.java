@@ -40,13 +40,15 @@ public final class PolicyScenario implements Scenario {
     double warmup = FanoutScenario.warmup(flags);
     List<List<String>> rows = new ArrayList<>();
     FanoutResult r = null;
+    SocketBench.Opened opened = null;
     try (DedicatedPostgres pg = SocketBench.postgres(work, 1);
         SocketBench.Node node = SocketBench.node("runnel", pg.port(), work, flags.jfr())) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), 1, 1, work, "notes", false);
       Jvm client = clients.getFirst();
       try {
-        System.out.println("policy: " + SocketBench.open(client, subscribers, 600, "policy: sockets"));
+        opened = SocketBench.open(client, subscribers, 600, "policy: sockets");
+        System.out.println("policy: " + opened.line());
         for (String phase : List.of("warm-up", "measured")) {
           double length = phase.equals("warm-up") ? warmup : seconds;
           FanoutScenario.Phase p = FanoutScenario.phase(phase, node.jvm(), client, postmaster, "policy " + pg.port()
@@ -66,6 +68,9 @@ public final class PolicyScenario implements Scenario {
       }
     }
     List<String> notes = new ArrayList<>();
+    if (opened != null && opened.note("sockets") != null) {
+      notes.add(opened.note("sockets"));
+    }
     notes.add(String.format(Locale.ROOT, "measured p99 %s ms (target ≤ 50 ms for 1,000 policy subscribers: %s%s)",
         FanoutResult.ms(r.p99()), r.p99() >= 0 && r.p99() <= 50_000_000L ? "met" : "not met",
         subscribers == 1_000 ? "" : "; this run's size is not the target's"));

@@ -32,6 +32,17 @@ public record Section(String scenario, String title, List<String> conditions, Li
     }
   }
 
+  /**
+   * The section of a scenario that could not measure: its name, the failure, and where its logs are.
+   *
+   * @param work the scenario's work directory (its JVMs' logs)
+   */
+  public static Section failed(String scenario, Exception e, java.nio.file.Path work) {
+    return new Section(scenario, scenario + ": failed", List.of("the scenario stopped before it measured: "
+        + String.valueOf(e.getMessage()).replace('\n', ' '), "its logs: `" + work + "`"), List.of("figure"),
+        List.of(List.of("none")), List.of("**failed**: " + e.getClass().getSimpleName()));
+  }
+
   /** The section as Markdown: a level-3 heading, the conditions as a list, the table, the notes as a list. */
   public String markdown() {
     StringBuilder b = new StringBuilder("### ").append(title).append("\n\n");

@@ -33,8 +33,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <ul>
  *   <li>{@code open <n>}: opens {@code n} more sockets (socket {@code i} of this JVM's range belongs to tenant
- *       {@code i % tenants}), each subscribing and waiting for its first frame; answers
- *       {@code opened <n> <nanos> <failures> <first failure>};
+ *       {@code i % tenants}), each subscribing and waiting for its first frame; a socket whose upgrade or subscribe
+ *       fails tries again as the Runnel client does (the same backoff as {@code storm}), at most
+ *       {@link #OPEN_ATTEMPTS} times in all; answers {@code opened <n> <nanos> <failures> <first failure>
+ *       <retried>}: the sockets that never subscribed, the first failure seen, and the sockets that needed a retry.
+ *       Only the subscribed sockets take part in the later commands;
  *   <li>{@code fanout <postgres port> <changes/s> <seconds>}: the writer of scenario 3, in this JVM so its clock is
  *       the clients' clock: one autocommit {@code INSERT} into {@code feed} at a time on an absolute schedule, its
  *       commit time taken right after the statement returns; answers {@link Receipts#result} with latencies from
@@ -66,6 +69,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SocketClients {
 
   private static final int IN_FLIGHT = 64;
+  /** How many times {@code open} tries one socket before it counts it as failed. */
+  static final int OPEN_ATTEMPTS = 6;
 
   private final boolean runnel;
   private final int port;
@@ -78,6 +83,12 @@ public final class SocketClients {
   private final List<String> users = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private final MACSigner signer;
+  private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "open-retries");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Random backoffRandom = new Random(5);
 
   private SocketClients(boolean runnel, int port, int first, int tenants, String query, boolean tracking)
       throws JOSEException {
@@ -125,49 +136,90 @@ public final class SocketClients {
 
   private String open(int n) throws Exception {
     Semaphore slots = new Semaphore(IN_FLIGHT);
-    AtomicInteger failures = new AtomicInteger();
     AtomicReference<String> firstFailure = new AtomicReference<>("-");
-    List<ClientSocket> opened = new ArrayList<>();
-    List<java.util.concurrent.CompletableFuture<?>> all = new ArrayList<>();
+    AtomicInteger retried = new AtomicInteger();
+    List<java.util.concurrent.CompletableFuture<ClientSocket>> all = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int k = 0; k < n; k++) {
       int index = next++;
-      int tenant = index % tenants;
-      ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent", tracking);
       users.add("u" + index);
-      WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
-      if (runnel) {
-        b.header("Authorization", "Bearer " + token("u" + index, "t" + tenant));
-      }
       slots.acquire();
-      var done = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), s).thenCompose(ws -> {
-        synchronized (handles) {
-          handles.add(ws);
-        }
-        ws.sendText(runnel ? sub(null) : "sub " + tenant, true);
-        return s.first;
-      }).orTimeout(120, TimeUnit.SECONDS).whenComplete((frame, error) -> {
-        slots.release();
-        if (error != null || (runnel && !frame.startsWith("{\"t\":\"snapshot\""))) {
-          failures.incrementAndGet();
-          firstFailure.compareAndSet("-", (error != null ? error.toString() : frame).replace(' ', '_')
-              .replace('\n', '_'));
-        }
-      });
-      all.add(done);
-      opened.add(s);
+      all.add(openOne(index, index % tenants, 0, slots, firstFailure, retried));
     }
+    int failures = 0;
     for (var f : all) {
-      try {
-        f.join();
-      } catch (RuntimeException e) {
-        // counted above
+      ClientSocket s = f.join();
+      if (s == null) {
+        failures++;
+      } else {
+        sockets.add(s);
       }
     }
     long nanos = System.nanoTime() - t0;
-    sockets.addAll(opened);
     String ff = firstFailure.get();
-    return "opened " + n + " " + nanos + " " + failures.get() + " " + ff.substring(0, Math.min(ff.length(), 300));
+    return "opened " + n + " " + nanos + " " + failures + " " + ff.substring(0, Math.min(ff.length(), 300)) + " "
+        + retried.get();
+  }
+
+  /**
+   * Opens socket {@code index} (holding one of {@code slots}, released when this attempt ends) and subscribes it;
+   * an attempt whose upgrade fails, or whose first frame is not a snapshot, is tried again after the client's
+   * backoff for {@code failures + 1}, up to {@link #OPEN_ATTEMPTS} in all. Completes with the subscribed socket, or
+   * null when it gave up.
+   */
+  private java.util.concurrent.CompletableFuture<ClientSocket> openOne(int index, int tenant, int failures,
+      Semaphore slots, AtomicReference<String> firstFailure, AtomicInteger retried) {
+    ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent", tracking);
+    WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
+    if (runnel) {
+      try {
+        b.header("Authorization", "Bearer " + token("u" + index, "t" + tenant));
+      } catch (JOSEException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    AtomicReference<WebSocket> handle = new AtomicReference<>();
+    return b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), s).thenCompose(ws -> {
+      handle.set(ws);
+      ws.sendText(runnel ? sub(null) : "sub " + tenant, true);
+      return s.first;
+    }).orTimeout(120, TimeUnit.SECONDS).handle((frame, error) -> {
+      slots.release();
+      if (error == null && (!runnel || frame.startsWith("{\"t\":\"snapshot\""))) {
+        synchronized (handles) {
+          handles.add(handle.get());
+        }
+        return java.util.concurrent.CompletableFuture.completedFuture(s);
+      }
+      firstFailure.compareAndSet("-", (error != null ? error.toString() : frame).replace(' ', '_').replace('\n', '_'));
+      WebSocket ws = handle.get();
+      if (ws != null) {
+        ws.abort();
+      }
+      if (failures + 1 >= OPEN_ATTEMPTS) {
+        return java.util.concurrent.CompletableFuture.<ClientSocket>completedFuture(null);
+      }
+      if (failures == 0) {
+        retried.incrementAndGet();
+      }
+      java.util.concurrent.CompletableFuture<ClientSocket> again = new java.util.concurrent.CompletableFuture<>();
+      retries.schedule(() -> {
+        slots.acquireUninterruptibly();
+        openOne(index, tenant, failures + 1, slots, firstFailure, retried).whenComplete((r, e) -> again.complete(r));
+      }, backoffMillis(failures), TimeUnit.MILLISECONDS);
+      return again;
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * The Runnel client's reconnect delay after {@code failures} failures ({@code Backoff.DEFAULT}): the cap 500 ms
+   * doubling to 4 s, the delay half the cap plus a random share of the other half.
+   */
+  private long backoffMillis(int failures) {
+    long cap = Math.min(4_000, 500L << Math.min(failures, 4));
+    synchronized (backoffRandom) {
+      return cap / 2 + (long) (backoffRandom.nextDouble() * (cap - cap / 2));
+    }
   }
 
   /** The {@code sub} frame for this JVM's query, resuming from {@code cursor} (a cursor member) when not null. */
@@ -251,7 +303,6 @@ public final class SocketClients {
     final CountDownLatch settled;
     final AtomicInteger attempts = new AtomicInteger();
     final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
-    final Random random = new Random(5);
     final long cut = System.nanoTime();
 
     Storm(List<ClientSocket> from) {
@@ -264,11 +315,7 @@ public final class SocketClients {
 
     /** Schedules socket {@code i}'s next attempt after the client's backoff for {@code failures} failures so far. */
     void reconnect(int i, int failures) {
-      long cap = Math.min(4_000, 500L << Math.min(failures, 4));
-      long delay;
-      synchronized (random) {
-        delay = cap / 2 + (long) (random.nextDouble() * (cap - cap / 2));
-      }
+      long delay = backoffMillis(failures);
       try {
         timers.schedule(() -> attempt(i, failures), delay, TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException e) {

@@ -39,13 +39,15 @@ public final class StormScenario implements Scenario {
     long nodeCpu;
     long clientCpu;
     long serverCpu;
+    SocketBench.Opened opened = null;
     try (DedicatedPostgres pg = SocketBench.postgres(work, size.tenants());
         SocketBench.Node node = SocketBench.node("runnel", pg.port(), work, flags.jfr())) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
       List<Jvm> clients = SocketBench.clients("runnel", node.port(), size.tenants(), 1, work, "feed", true);
       Jvm client = clients.getFirst();
       try {
-        System.out.println("storm: " + SocketBench.open(client, size.sockets(), 600, "storm: sockets"));
+        opened = SocketBench.open(client, size.sockets(), 600, "storm: sockets");
+        System.out.println("storm: " + opened.line());
         before = NodeCounters.scrape(node.port());
         long n0 = node.jvm().cpuTicks();
         long c0 = client.cpuTicks();
@@ -84,6 +86,9 @@ public final class StormScenario implements Scenario {
         allLive < 0 ? "not all" : FanoutResult.ms(allLive),
         SocketBench.seconds(nodeCpu), SocketBench.seconds(clientCpu), SocketBench.seconds(serverCpu));
     List<String> notes = new ArrayList<>();
+    if (opened != null && opened.note("sockets") != null) {
+      notes.add(opened.note("sockets"));
+    }
     boolean deltasMet = deltaShare >= 99.0;
     boolean readsMet = reads == 0;
     boolean liveMet = allLive >= 0 && allLive <= 10_000_000_000L;

@@ -164,6 +164,9 @@ public final class ZeroScenario implements Scenario {
         ratio(runnel.result().p50(), peer.result().p50()), ratio(runnel.result().p99(), peer.result().p99()),
         ratio(runnel.result().max(), peer.result().max())));
     for (Side s : List.of(runnel, peer)) {
+      if (s.mark() != null) {
+        notes.add(s.mark());
+      }
       FanoutResult r = s.result();
       if (r.belowZero() > 0) {
         notes.add(String.format(Locale.ROOT, "%s, %s: %,d row%s (%.1f %%) seen before the writer's clock read the"
@@ -190,14 +193,14 @@ public final class ZeroScenario implements Scenario {
         List<Jvm> clients = SocketBench.clients("runnel", node.port(), 1, 1, dir);
         Jvm client = clients.getFirst();
         try {
-          SocketBench.open(client, n, 300, "zero: Runnel's sockets");
+          SocketBench.Opened opened = SocketBench.open(client, n, 300, "zero: Runnel's sockets");
           long nodeCpu = node.jvm().cpuTicks();
           long clientCpu = client.cpuTicks();
           long serverCpu = ServerCpu.ticks(postmaster);
           FanoutResult r = FanoutResult.parse(client.ask("fanout " + pg.port() + " " + rate + " " + seconds, "result",
               (long) seconds + 120));
           return new Side("Runnel", r, node.jvm().cpuTicks() - nodeCpu, client.cpuTicks() - clientCpu,
-              ServerCpu.ticks(postmaster) - serverCpu);
+              ServerCpu.ticks(postmaster) - serverCpu, opened.note("Runnel's sockets at " + clients(n)));
         } finally {
           clients.forEach(Jvm::close);
         }
@@ -228,7 +231,7 @@ public final class ZeroScenario implements Scenario {
         long[] pairs = ZeroReceipts.parse(Files.readAllLines(receipts));
         FanoutResult r = FanoutResult.parse(Receipts.result(List.of(pairs), 0, w.changes(), w.nanos(), w.expected(),
             w.from(w.committed()), w.from(w.sent())));
-        return new Side("Zero", r, cacheUsed, clientUsed, serverUsed);
+        return new Side("Zero", r, cacheUsed, clientUsed, serverUsed, null);
       }
     }
   }
@@ -287,7 +290,8 @@ public final class ZeroScenario implements Scenario {
   }
 
   /** One system at one client count: what its clients saw and the CPU each side used, ticks. */
-  record Side(String system, FanoutResult result, long systemCpu, long clientsCpu, long serverCpu) {
+  record Side(String system, FanoutResult result, long systemCpu, long clientsCpu, long serverCpu,
+      @io.runnel.wire.Nullable String mark) {
 
     List<String> row(int clients) {
       List<String> row = new ArrayList<>(List.of(Integer.toString(clients), system,
