@@ -1,13 +1,13 @@
 package io.runnel.sync;
 
 import io.helidon.websocket.WsSession;
+import io.runnel.sync.socket.FrameAssembler;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.sync.socket.OutboundQueue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -75,7 +75,7 @@ final class SocketOutbox {
     }
     if (answer ? q.offerAnswer(text) : q.offer(text)) {
       node.metrics().framesSent.increment();
-      node.metrics().bytesSent.increment(text.getBytes(StandardCharsets.UTF_8).length);
+      node.metrics().bytesSent.increment(FrameAssembler.utf8Length(text));
       return true;
     }
     lostFrames.set(true);

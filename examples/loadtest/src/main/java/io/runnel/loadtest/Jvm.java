@@ -25,8 +25,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class Jvm implements AutoCloseable {
 
-  /** The flags every worker JVM of these scenarios runs with (the node's and the floor's alike). */
-  static final List<String> FLAGS = List.of("-Xmx3g", "-Xss512k");
+  /**
+   * The flags every worker JVM of these scenarios runs with (the node's and the floor's alike): a fixed 3 GB heap
+   * ({@code -Xms} as {@code -Xmx}, as {@code docs/deploy.md} recommends for a node, so G1 keeps a large young
+   * generation and collects seldom: with 10,000 sockets each young pause costs tens of milliseconds whatever its size,
+   * and a heap left to grow from its default start paused every few seconds, which showed in the fan-out's p99), and
+   * small thread stacks.
+   */
+  static final List<String> FLAGS = List.of("-Xms3g", "-Xmx3g", "-Xss512k");
 
   private final String name;
   private final Process process;

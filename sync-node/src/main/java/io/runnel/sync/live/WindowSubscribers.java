@@ -102,6 +102,11 @@ final class WindowSubscribers {
     s.port.snapshot(s.sid, records(list), cursor);
   }
 
+  /** One transaction's ops for a subscriber's list, and the writes they carry; shared by equal subscribers. */
+  private record Shared(List<Op> ops, List<String> writes) {
+    static final Shared NONE = new Shared(List.of(), List.of());
+  }
+
   /** Sends every subscriber what one transaction changed in what it may see (nothing when nothing). */
   void publish(List<Row> visible, Map<String, Set<String>> writes, Cursor cursor) {
     // Shared by every subscriber of this transaction: each row's key and JSON made once, and equal ops (and writes)
@@ -111,6 +116,9 @@ final class WindowSubscribers {
     Map<Row, String> keys = new IdentityHashMap<>();
     Map<List<Op>, List<Op>> sameOps = new HashMap<>();
     Map<List<String>, List<String>> sameWrites = new HashMap<>();
+    // Subscribers without a row rule see the window's rows themselves: those that held the same list (by identity)
+    // get the same diff, made once per transaction instead of once per subscriber.
+    Map<List<Row>, Shared> unruled = new IdentityHashMap<>();
     for (Sub s : subs.values()) {
       List<Row> next;
       try {
@@ -125,14 +133,20 @@ final class WindowSubscribers {
         snapshot(s, visible, cursor);
         continue;
       }
-      List<Op> ops = WindowRows.diff(entity, s.list, next, json, keys);
-      s.list = next;
-      if (!ops.isEmpty()) {
-        counters.patches.incrementAndGet();
+      Shared diff = next == visible ? unruled.get(s.list) : null;
+      if (diff == null) {
+        List<Op> ops = WindowRows.diff(entity, s.list, next, json, keys);
         // Unmodifiable copies, which the frame keeps as they are (OutboundFrame.Patch copies other lists).
-        List<Op> shared = sameOps.computeIfAbsent(ops, List::copyOf);
-        List<String> sharedWrites = sameWrites.computeIfAbsent(writesIn(ops, writes), List::copyOf);
-        s.port.patch(s.sid, shared, sharedWrites, cursor);
+        diff = ops.isEmpty() ? Shared.NONE : new Shared(sameOps.computeIfAbsent(ops, List::copyOf),
+            sameWrites.computeIfAbsent(writesIn(ops, writes), List::copyOf));
+        if (next == visible) {
+          unruled.put(s.list, diff);
+        }
+      }
+      s.list = next;
+      if (!diff.ops().isEmpty()) {
+        counters.patches.incrementAndGet();
+        s.port.patch(s.sid, diff.ops(), diff.writes(), cursor);
       }
     }
   }

@@ -69,8 +69,11 @@ public final class FrameAssembler {
     bytes = 0;
   }
 
-  /** The UTF-8 length of {@code s}: 1, 2 or 3 bytes a character, 4 a surrogate pair (each half counting 2). */
-  static long utf8Length(String s) {
+  /**
+   * The UTF-8 length of {@code s}, in bytes, counted without encoding it: 1, 2 or 3 bytes a character, 4 a surrogate
+   * pair (each half counting 2).
+   */
+  public static long utf8Length(String s) {
     long n = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -1,6 +1,5 @@
 package io.runnel.sync.socket;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.locks.Condition;
@@ -28,7 +27,10 @@ public final class OutboundQueue {
   private final Consumer<String> send;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition nonEmpty = lock.newCondition();
-  private final Deque<String> frames = new ArrayDeque<>();
+  /** A queued frame and its UTF-8 length, counted once when it is queued. */
+  private record Queued(String frame, long bytes) {}
+
+  private final Deque<Queued> frames = new ArrayDeque<>();
   private long bytes;
   private boolean closed;
   private volatile long sendingSince;
@@ -64,13 +66,13 @@ public final class OutboundQueue {
   }
 
   private boolean offer(String frame, long bound) {
-    long size = frame.getBytes(StandardCharsets.UTF_8).length;
+    long size = FrameAssembler.utf8Length(frame);
     lock.lock();
     try {
       if (closed || (!frames.isEmpty() && bytes + size > bound)) {
         return false;
       }
-      frames.addLast(frame);
+      frames.addLast(new Queued(frame, size));
       bytes += size;
       nonEmpty.signal();
       return true;
@@ -112,7 +114,7 @@ public final class OutboundQueue {
 
   private void drain() {
     while (true) {
-      String frame;
+      Queued next;
       lock.lock();
       try {
         while (frames.isEmpty() && !closed) {
@@ -121,13 +123,13 @@ public final class OutboundQueue {
         if (closed) {
           return;
         }
-        frame = frames.peekFirst();
+        next = frames.peekFirst();
       } finally {
         lock.unlock();
       }
       sendingSince = System.nanoTime();
       try {
-        send.accept(frame);
+        send.accept(next.frame());
       } catch (RuntimeException e) {
         close();
         return;
@@ -141,7 +143,7 @@ public final class OutboundQueue {
           return;
         }
         frames.pollFirst();
-        bytes -= frame.getBytes(StandardCharsets.UTF_8).length;
+        bytes -= next.bytes();
         empty = frames.isEmpty();
       } finally {
         lock.unlock();
