@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.runnel.bus.InProcessTransport;
 import io.runnel.replicator.DatabaseUrl;
@@ -64,12 +63,7 @@ class LagReadinessTest {
       throws Exception {
     db.execute("CREATE TABLE notes (id int PRIMARY KEY, org text, body text)");
     InProcessTransport bus = InProcessTransport.create();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(db.jdbcUrl());
-    config.setUsername("postgres");
-    config.setPassword("postgres");
-    config.setMaximumPoolSize(4);
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool = TestPools.of(db.jdbcUrl(), 4);
     Replicator replicator = Replicator.builder().database(DatabaseUrl.parse("test", db.jdbcUrl())).slot("lagging")
         .publication("lagging").entities(List.of(SyncNodeTest.NOTES_ENTITY)).transport(bus).build();
     replicator.start();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -61,12 +60,7 @@ class MetricsAndReadinessTest {
     this.db = db;
     db.execute("CREATE TABLE notes (id int PRIMARY KEY, org text, body text)");
     bus = InProcessTransport.create();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(db.jdbcUrl());
-    config.setUsername("postgres");
-    config.setPassword("postgres");
-    config.setMaximumPoolSize(4);
-    pool = new HikariDataSource(config);
+    pool = TestPools.of(db.jdbcUrl(), 4);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     replicator = Replicator.builder().database(DatabaseUrl.parse("test", db.jdbcUrl())).slot("observed")
         .publication("observed").entities(List.of(SyncNodeTest.NOTES_ENTITY)).transport(bus).meters(registry).build();

@@ -204,19 +204,23 @@ class RecordsChannelsTest {
     }
     String readLsn = str(read, "lsn");
     for (JsonObject frame : held) {
-      if (str(frame, "lsn").compareTo(readLsn) < 0) {
-        continue;
-      }
-      for (JsonValue v : ops(frame).elements()) {
-        JsonObject op = (JsonObject) v;
-        if (str(op, "op").equals("del")) {
-          rows.remove(str(op, "key"));
-        } else {
-          rows.put(str(op, "key"), str((JsonObject) op.get("row"), "title"));
-        }
+      if (str(frame, "lsn").compareTo(readLsn) >= 0) {
+        apply(rows, frame);
       }
     }
     return rows;
+  }
+
+  /** Applies the ops of {@code frame} (a {@code records} or {@code patch} frame) to {@code rows}: key to title. */
+  static void apply(Map<String, String> rows, JsonObject frame) {
+    for (JsonValue v : ops(frame).elements()) {
+      JsonObject op = (JsonObject) v;
+      if (str(op, "op").equals("del")) {
+        rows.remove(str(op, "key"));
+      } else {
+        rows.put(str(op, "key"), str((JsonObject) op.get("row"), "title"));
+      }
+    }
   }
 
   /** The cards of {@code org} in the database: key to title. */

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -191,12 +190,7 @@ class SlotLossTest {
       replicatorLog.addHandler(handler);
       sql(RecordsChannelsTest.CARDS_TABLE);
       bus = new LossyTransport(inner, "cards");
-      HikariConfig config = new HikariConfig();
-      config.setJdbcUrl(jdbcUrl);
-      config.setUsername("postgres");
-      config.setPassword("postgres");
-      config.setMaximumPoolSize(4);
-      pool = new HikariDataSource(config);
+      pool = TestPools.of(jdbcUrl, 4);
       replicator = Replicator.builder().database(DatabaseUrl.parse("test", jdbcUrl)).slot(SLOT).publication(SLOT)
           .entities(List.of(RecordsChannelsTest.CARDS_ENTITY)).transport(bus).meters(registry)
           .backoff(Duration.ofMillis(50), Duration.ofMillis(500)).flushDeadline(Duration.ofSeconds(2)).build();
@@ -346,14 +340,7 @@ class SlotLossTest {
             rows.put(str(record, "key"), str((JsonObject) record.get("row"), "title"));
           }
         } else if (t(f).equals("patch")) {
-          for (JsonValue v : ((JsonArray) f.get("ops")).elements()) {
-            JsonObject op = (JsonObject) v;
-            if (str(op, "op").equals("del")) {
-              rows.remove(str(op, "key"));
-            } else {
-              rows.put(str(op, "key"), str((JsonObject) op.get("row"), "title"));
-            }
-          }
+          RecordsChannelsTest.apply(rows, f);
         }
       }
       return rows;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderValues;
@@ -112,12 +111,7 @@ class UpgradeBurstTest {
   void burstsOfConcurrentUpgradesOnAFreshNodeAnswer101Or503AndNever500(TestDatabase db) throws Exception {
     unfill();
     InProcessTransport bus = InProcessTransport.create();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(db.jdbcUrl());
-    config.setUsername("postgres");
-    config.setPassword("postgres");
-    config.setMaximumPoolSize(4);
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool = TestPools.of(db.jdbcUrl(), 4);
     SyncNode node = SyncNode.builder().declarations(SyncNodeTest.DECLARATIONS).transport(bus).dataSource(pool)
         .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).listen("127.0.0.1", 0).build();
     node.start();
