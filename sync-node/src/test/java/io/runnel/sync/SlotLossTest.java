@@ -123,6 +123,7 @@ class SlotLossTest {
         w.dropSlot();
         w.sql("INSERT INTO cards VALUES (2, 'acme', 'while gone')");
         w.sql("UPDATE cards SET title = 'changed while gone' WHERE id = 1");
+        w.lostWrite = w.insertLsn();
         lock.commit();
       }
       w.recovers("was missing (dropped)");
@@ -151,6 +152,7 @@ class SlotLossTest {
         w.sql("CHECKPOINT");
       }
       w.sql("UPDATE cards SET title = 'changed in the lost WAL' WHERE id = 1");
+      w.lostWrite = w.insertLsn();
       w.bus.down = false;
       w.recovers("was invalidated by PostgreSQL");
     }
@@ -182,6 +184,8 @@ class SlotLossTest {
     };
     final Logger replicatorLog = Logger.getLogger(Replicator.class.getName());
     SocketClient ada;
+    /** A write's answer LSN inside the lost range (the insert position right after its commit), or null. */
+    Lsn lostWrite;
     /** Every frame ada received since she joined, in order. */
     final List<JsonObject> frames = new ArrayList<>();
 
@@ -214,6 +218,15 @@ class SlotLossTest {
     void sql(String statements) throws SQLException {
       try (Connection c = connect(); Statement s = c.createStatement()) {
         s.execute(statements);
+      }
+    }
+
+    /** {@code pg_current_wal_insert_lsn()} now: after a commit, the answer LSN a mutate would carry. */
+    Lsn insertLsn() throws SQLException {
+      try (Connection c = connect(); Statement s = c.createStatement();
+          ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
+        r.next();
+        return Lsn.parse(r.getString(1));
       }
     }
 
@@ -270,12 +283,7 @@ class SlotLossTest {
       LiveFixtureAccess.await("the replicator counts the lost slot and streams again",
           () -> replicator.stats().slotLost() == 1 && replicator.stats().state() == ReplicatorStats.State.STREAMING);
       sql("INSERT INTO cards VALUES (3, 'acme', 'after')");
-      Lsn after;
-      try (Connection c = connect(); Statement s = c.createStatement();
-          ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
-        r.next();
-        after = Lsn.parse(r.getString(1));
-      }
+      Lsn after = insertLsn();
       LiveFixtureAccess.await("the node holds every change through " + after,
           () -> node.live().settledThrough(after.point()));
       List<JsonObject> since = new ArrayList<>();
@@ -322,6 +330,8 @@ class SlotLossTest {
               "the fix says how to size max_slot_wal_keep_size"),
           () -> assertTrue(scrape.contains("runnel_replicator_slot_lost_total 1.0"), scrape),
           () -> assertTrue(lastHello.get("lagMs") instanceof JsonNumber, "hello says the lag: " + lastHello),
+          () -> assertTrue(str(lastHello, "lsn").compareTo(lostWrite.point()) >= 0, "a write committed in the lost"
+              + " range settles: hello's lsn " + str(lastHello, "lsn") + " passed its answer " + lostWrite.point()),
           () -> assertTrue(lastHello.get("asOf") instanceof JsonNumber, "hello says as of when: " + lastHello),
           () -> assertNotEquals(0, node.live().stats().gaps(), "the node saw the new producer as a gap"));
     }
