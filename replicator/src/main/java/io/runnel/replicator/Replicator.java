@@ -359,7 +359,13 @@ public final class Replicator implements AutoCloseable {
           measureLag(connection);
           if (System.nanoTime() - lastSlowNanos >= SLOW_EVERY_NANOS) {
             lastSlowNanos = System.nanoTime();
-            slow();
+            try {
+              slow();
+            } catch (SQLException e) {
+              // Bookkeeping, not the lock's session: the stream goes on, and the next reading tries again.
+              LOG.log(Level.WARNING, "Could not read slot '" + slot + "''s retention or record its published position: "
+                  + e.getMessage() + " (SQLState " + e.getSQLState() + ")");
+            }
           }
         } catch (SQLException | RuntimeException e) {
           if (!stopped) {
@@ -398,13 +404,16 @@ public final class Replicator implements AutoCloseable {
    * while nothing is confirmed) and as the watchdog's probe of that session.
    */
   private void measureLag(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_current_wal_lsn()::text, pg_current_wal_insert_lsn()::text,"
-        + " (extract(epoch FROM clock_timestamp()) * 1000)::int8")) {
+    // The clock is read before the insert position (a commit inserted between the two is then after the time) and
+    // floored; PostgreSQL takes a commit's timestamp just before inserting its record, so a commit of the same
+    // millisecond may still be behind the position: the time is good to a millisecond or so, for "as of" and lag.
+    try (PreparedStatement s = c.prepareStatement("SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::int8,"
+        + " pg_current_wal_lsn()::text, pg_current_wal_insert_lsn()::text")) {
       s.setQueryTimeout(5);
       try (ResultSet r = s.executeQuery()) {
         r.next();
-        lagTo(Lsn.parse(r.getString(1)));
-        serverClock.probed(Lsn.parse(r.getString(2)), r.getLong(3));
+        lagTo(Lsn.parse(r.getString(2)));
+        serverClock.probed(Lsn.parse(r.getString(3)), r.getLong(1) - 1);
       }
     }
   }

@@ -25,7 +25,8 @@ import java.sql.Statement;
  * a gap; it never returns a slot that skipped WAL as the same slot.
  *
  * <p>Runs on the replicator's lock connection, while it holds the slot's advisory lock, so two replicators of one
- * slot never run it at once.
+ * slot never run it at once; a slot still held by a WAL sender (a stream of the previous holder that has not ended
+ * yet) is not judged until it is released, since that stream may still be confirming.
  */
 final class SlotGuard {
 
@@ -72,7 +73,7 @@ final class SlotGuard {
   private record Row(@Nullable Lsn createdAt, String producer, Lsn published) {}
 
   private record Found(String plugin, String database, String type, @Nullable String walStatus,
-      @Nullable Lsn confirmed, @Nullable Lsn restart, @Nullable String invalidation) {
+      @Nullable Lsn confirmed, @Nullable Lsn restart, @Nullable String invalidation, @Nullable Integer activePid) {
 
     /** Why PostgreSQL invalidated the slot, or null while it is usable. */
     @Nullable String invalidated() {
@@ -103,6 +104,12 @@ final class SlotGuard {
     String invalidated = null;
     if (found != null) {
       check(c, slot, found);
+      if (found.activePid() != null) {
+        // Held by a stream that has not ended yet (this replicator's last one, or the previous lock holder's, still
+        // confirming): its position is still moving, so it is read again once that stream is gone.
+        throw new ReplicationException("Slot '" + slot + "' is still in use by the WAL sender of process "
+            + found.activePid() + ".", "Nothing to do: the replicator tries again once that stream has ended.");
+      }
       invalidated = found.invalidated();
       if (invalidated == null) {
         Lsn start = found.confirmed() == null ? Lsn.ZERO : found.confirmed();
@@ -216,15 +223,17 @@ final class SlotGuard {
     // invalidation_reason exists from PostgreSQL 17; 15 and 16 tell an invalidated slot by wal_status alone.
     String invalidation = serverVersion(c) >= 170000 ? "invalidation_reason" : "NULL::text";
     try (PreparedStatement s = c.prepareStatement("SELECT plugin, database, slot_type, wal_status, "
-        + "confirmed_flush_lsn::text, restart_lsn::text, " + invalidation
+        + "confirmed_flush_lsn::text, restart_lsn::text, " + invalidation + ", active_pid"
         + " FROM pg_replication_slots WHERE slot_name = ?")) {
       s.setString(1, slot);
       try (ResultSet r = s.executeQuery()) {
         if (!r.next()) {
           return null;
         }
+        int pid = r.getInt(8);
+        Integer activePid = r.wasNull() ? null : pid;
         return new Found(r.getString(1), r.getString(2), r.getString(3), r.getString(4), lsn(r.getString(5)),
-            lsn(r.getString(6)), r.getString(7));
+            lsn(r.getString(6)), r.getString(7), activePid);
       }
     }
   }

@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  * {@code position} (the delivered position), {@code lagMs} and {@code asOf} are absent before the node's first
  * position; the {@code replicator…} members are absent when the node knows of no replicator.
  *
- * <p>Degraded is not unready: {@code degraded} lists {@code "replication_lag"} while the lag (the node's, or the
- * replicator's when it runs here and is further behind) is past the threshold ({@code RUNNEL_LAG_DEGRADED_MS}),
+ * <p>Degraded is not unready: {@code degraded} lists {@code "replication_lag"} while the lag (the node's — before its
+ * first position, how long it has waited for one — or the replicator's when it runs here and is further behind) is
+ * past the threshold ({@code RUNNEL_LAG_DEGRADED_MS}),
  * until it falls below half of it, and {@code "wal_retention"} while the replicator here says its slot's retention
  * is low. The status stays 200, so a fleet that falls behind together never leaves its balancer at once.
  */
@@ -67,7 +68,7 @@ final class Readiness {
     }
     OptionalLong asOf = live.asOf();
     OptionalLong lag = live.lagMillis();
-    long worst = lag.orElse(0);
+    long worst = lag.orElse(live.millisWithoutPosition());
     if (lag.isPresent() && asOf.isPresent()) {
       b.put("lagMs", lag.getAsLong()).put("asOf", asOf.getAsLong());
     }

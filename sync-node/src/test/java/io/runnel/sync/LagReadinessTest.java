@@ -136,6 +136,33 @@ class LagReadinessTest {
   }
 
   @Test
+  void aNodeThatNeverHearsAReplicatorIsDegradedOnceItWaitedPastTheThreshold(TestDatabase db) throws Exception {
+    InProcessTransport bus = InProcessTransport.create();
+    HikariDataSource pool = TestPools.of(db.jdbcUrl(), 2);
+    SyncNode node = SyncNode.builder().declarations(SyncNodeTest.DECLARATIONS).transport(bus).dataSource(pool)
+        .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).listen("127.0.0.1", 0)
+        .lagDegraded(Duration.ofMillis(300)).build();
+    node.start();
+    try {
+      LiveFixtureAccess.await("a node with no position for longer than the threshold is degraded", () -> {
+        try {
+          return degraded(readyz(node)).equals(List.of("replication_lag"));
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+      JsonObject body = readyz(node);
+      assertAll(
+          () -> assertEquals(null, body.get("lagMs"), "no position: no lag to say, " + body),
+          () -> assertEquals(true, ((JsonBoolean) body.get("ready")).value(), "degraded, still ready"));
+    } finally {
+      node.stop();
+      bus.close();
+      pool.close();
+    }
+  }
+
+  @Test
   void theDegradedFlagTurnsOnPastTheThresholdAndOffOnlyBelowHalfOfIt() {
     assertAll(
         () -> assertEquals(false, Readiness.degraded(false, 5_000, 5_000), "at the threshold: not yet"),

@@ -63,6 +63,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
   private final LiveWindow.Context context;
   private final ChangeDispatcher dispatcher;
   private final Clock clock;
+  /** When {@link #start} ran (epoch ms, the node's clock), or 0 before. */
+  private volatile long startedAtMillis;
   private final ChangeListener listener;
   private final java.util.concurrent.ScheduledExecutorService timers =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -113,6 +115,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   public void start() {
     synchronized (lock) {
       if (busSubscription == null) {
+        startedAtMillis = clock.millis();
         busSubscription = transport.subscribe(Subjects.ALL_CHANGES, dispatcher);
         transport.onReconnect(this::gap);
       }
@@ -334,6 +337,16 @@ public final class LiveQueryRegistry implements AutoCloseable {
     java.util.OptionalLong at = asOf();
     return at.isPresent() ? java.util.OptionalLong.of(Math.max(0, clock.millis() - at.getAsLong()))
         : java.util.OptionalLong.empty();
+  }
+
+  /**
+   * While the node has no position yet, how long it has been reading the bus, in ms (0 once it has one, and before
+   * {@link #start}): a node that never hears a replicator is at least that far behind, which {@code /readyz} counts
+   * as lag.
+   */
+  public long millisWithoutPosition() {
+    long started = startedAtMillis;
+    return started == 0 || asOf().isPresent() ? 0 : Math.max(0, clock.millis() - started);
   }
 
   /** How many window reads ran (first reads, refills and re-reads). */
