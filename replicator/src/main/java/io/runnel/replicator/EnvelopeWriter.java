@@ -43,7 +43,7 @@ final class EnvelopeWriter {
   private static final SerializedString PRODUCER = new SerializedString("producer");
   private static final SerializedString SEQ = new SerializedString("seq");
   private static final SerializedString SOURCE = new SerializedString("source");
-  private static final SerializedString REPLICATOR = new SerializedString("replicator");
+  private static final SerializedString REPLICATOR = new SerializedString(ChangeEnvelope.SOURCE);
 
   private final List<String> omitted = new ArrayList<>();
   private ByteArrayOutputStream out;

@@ -3,13 +3,8 @@ package io.runnel.sync;
 import io.runnel.bus.BusHealth;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveQueryRegistry;
-import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.JsonString;
-import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 
@@ -33,11 +28,6 @@ import java.util.function.Supplier;
  * is low. The status stays 200, so a fleet that falls behind together never leaves its balancer at once.
  */
 final class Readiness {
-
-  /** The degraded reason while lagging. */
-  static final String REPLICATION_LAG = "replication_lag";
-  /** The degraded reason while the slot's WAL retention is low. */
-  static final String WAL_RETENTION = "wal_retention";
 
   private final LiveQueryRegistry live;
   private final BusHealth bus;
@@ -79,24 +69,9 @@ final class Readiness {
       b.put("replicator", state(stats.state())).put("replicatorLagBytes", stats.lagBytes())
           .put("replicatorLagMs", replicatorLag);
     }
-    lagging = degraded(lagging, worst, lagDegradedMs);
-    List<JsonValue> degraded = new ArrayList<>();
-    if (lagging) {
-      degraded.add(new JsonString(REPLICATION_LAG));
-    }
-    if (stats != null && stats.retentionLow()) {
-      degraded.add(new JsonString(WAL_RETENTION));
-    }
-    b.put("degraded", new JsonArray(degraded));
+    lagging = Degraded.lagging(lagging, worst, lagDegradedMs);
+    b.put("degraded", Degraded.reasons(lagging, stats != null && stats.retentionLow()));
     return new Answer(ready, b.build());
-  }
-
-  /**
-   * Whether a lag of {@code lagMs} is degraded, given whether it was: it turns degraded past {@code thresholdMs} and
-   * back below half of it, so a lag near the threshold does not flap.
-   */
-  static boolean degraded(boolean was, long lagMs, long thresholdMs) {
-    return was ? lagMs >= thresholdMs / 2 : lagMs > thresholdMs;
   }
 
   /** {@code streaming}, {@code standby}, or {@code down} (stopped, starting, or waiting to redial). */

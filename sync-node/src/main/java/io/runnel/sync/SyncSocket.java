@@ -161,15 +161,13 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
           return;
         }
         String lsn = node.live().deliveredPosition();
+        // asOf first: once present it stays, so the lag read after it is present too.
         OptionalLong asOf = node.live().asOf();
-        Long lag = null;
-        Long at = null;
-        if (asOf.isPresent()) {
-          at = asOf.getAsLong();
-          lag = Math.max(0, node.clock().millis() - at);
-        }
+        OptionalLong lag = node.live().lagMillis();
+        boolean known = asOf.isPresent() && lag.isPresent();
         outbox.answer(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
-            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, lag, at, null));
+            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, known ? lag.getAsLong() : null, known ? asOf.getAsLong() : null,
+            null));
       }
       case InboundFrame.Sub sub -> subscriptions.subscribe(sub, actor, network);
       case InboundFrame.Unsub u -> subscriptions.unsub(u.sid());

@@ -165,10 +165,10 @@ class LagReadinessTest {
   @Test
   void theDegradedFlagTurnsOnPastTheThresholdAndOffOnlyBelowHalfOfIt() {
     assertAll(
-        () -> assertEquals(false, Readiness.degraded(false, 5_000, 5_000), "at the threshold: not yet"),
-        () -> assertEquals(true, Readiness.degraded(false, 5_001, 5_000), "past it"),
-        () -> assertEquals(true, Readiness.degraded(true, 2_500, 5_000), "still, at half"),
-        () -> assertEquals(false, Readiness.degraded(true, 2_499, 5_000), "cleared below half"),
-        () -> assertEquals(false, Readiness.degraded(false, 3_000, 5_000), "never on below the threshold"));
+        () -> assertEquals(false, Degraded.lagging(false, 5_000, 5_000), "at the threshold: not yet"),
+        () -> assertEquals(true, Degraded.lagging(false, 5_001, 5_000), "past it"),
+        () -> assertEquals(true, Degraded.lagging(true, 2_500, 5_000), "still, at half"),
+        () -> assertEquals(false, Degraded.lagging(true, 2_499, 5_000), "cleared below half"),
+        () -> assertEquals(false, Degraded.lagging(false, 3_000, 5_000), "never on below the threshold"));
   }
 }

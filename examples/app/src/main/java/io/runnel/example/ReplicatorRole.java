@@ -11,13 +11,9 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.sync.Degraded;
 import io.runnel.sync.JvmMeters;
-import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.JsonString;
-import io.runnel.wire.JsonValue;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -118,15 +114,8 @@ public final class ReplicatorRole implements AutoCloseable {
     long lagMs = Math.round(s.lagSeconds() * 1000);
     boolean lag;
     synchronized (lagging) {
-      lag = lagging.get() ? lagMs >= lagDegradedMs / 2 : lagMs > lagDegradedMs;
+      lag = Degraded.lagging(lagging.get(), lagMs, lagDegradedMs);
       lagging.set(lag);
-    }
-    List<JsonValue> degraded = new ArrayList<>();
-    if (lag) {
-      degraded.add(new JsonString("replication_lag"));
-    }
-    if (s.retentionLow()) {
-      degraded.add(new JsonString("wal_retention"));
     }
     json(res, ready(s.state()) ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, JsonObject.builder()
         .put("ready", ready(s.state()))
@@ -137,7 +126,7 @@ public final class ReplicatorRole implements AutoCloseable {
         .put("restarts", s.restarts())
         .put("lastFailure", s.lastFailure())
         .put("slotLost", s.slotLost())
-        .put("degraded", new JsonArray(degraded))
+        .put("degraded", Degraded.reasons(lag, s.retentionLow()))
         .build());
   }
 
