@@ -197,13 +197,21 @@ class GrantRefreshTest {
     return c;
   }
 
-  Client connectAs(String token) {
+  /**
+   * A socket signed in with {@code token}, open on the node: its first {@code hello} was answered, so the node had
+   * opened it (and started watching its grant) before the test moves the clock. The client's upgrade alone does not
+   * say that: a clock moved in between schedules the socket's first check past every later advance (a failed CI run
+   * of {@link #aRefreshThatRevokesOrNamesAnotherActorClosesTheSocket1008}, under a full suite's load).
+   */
+  Client connectAs(String token) throws InterruptedException {
     Client c = new Client();
     c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + token)
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
         .orTimeout(30, TimeUnit.SECONDS).join();
     clients.add(c);
+    JsonObject hello = helloOf(c);
+    assertEquals("hello", SyncNodeTest.t(hello), () -> "the node answered the first hello: " + hello);
     return c;
   }
 
