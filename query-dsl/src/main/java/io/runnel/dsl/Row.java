@@ -2,10 +2,14 @@ package io.runnel.dsl;
 
 import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
-import java.util.Collections;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * An immutable row: column name to the column type's Java value ({@link ColumnType}), null for SQL NULL. A value
@@ -13,40 +17,85 @@ import java.util.Objects;
  */
 public final class Row {
 
-  private final Map<String, @Nullable Object> values;
+  private static final String[] NO_COLUMNS = new String[0];
+  private static final Row EMPTY = new Row(NO_COLUMNS, new Object[0]);
 
-  private Row(Map<String, @Nullable Object> values) {
-    this.values = values;
+  // Two arrays rather than a map: a node keeps every row of its windows and patch rings, each for as long as the
+  // row stays in a list (seconds to minutes), so G1 copies them from young to old; a LinkedHashMap made a row about
+  // eight objects and 350 bytes more (docs/performance.md, "Fan-out latency").
+  private final String[] columns;
+  private final @Nullable Object[] cells;
+
+  private Row(String[] columns, @Nullable Object[] cells) {
+    this.columns = columns;
+    this.cells = cells;
   }
 
   /** A row with {@code values}, in their iteration order; null values are SQL NULL. */
   public static Row of(Map<String, ? extends @Nullable Object> values) {
     Objects.requireNonNull(values, "values");
-    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>();
-    for (Map.Entry<String, ? extends @Nullable Object> e : values.entrySet()) {
-      copy.put(Objects.requireNonNull(e.getKey(), "column"), e.getValue());
+    int n = values.size();
+    if (n == 0) {
+      return EMPTY;
     }
-    return new Row(Collections.unmodifiableMap(copy));
+    String[] columns = new String[n];
+    @Nullable Object[] cells = new Object[n];
+    int i = 0;
+    for (Map.Entry<String, ? extends @Nullable Object> e : values.entrySet()) {
+      if (i == n) {
+        throw new IllegalArgumentException("values changed while the row was made");
+      }
+      columns[i] = Objects.requireNonNull(e.getKey(), "column");
+      cells[i] = e.getValue();
+      i++;
+    }
+    if (i != n) {
+      throw new IllegalArgumentException("values changed while the row was made");
+    }
+    return new Row(columns, cells);
   }
 
   /** The empty row. */
   public static Row empty() {
-    return new Row(Collections.emptyMap());
+    return EMPTY;
+  }
+
+  private int indexOf(Object column) {
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i] == column) {
+        return i;
+      }
+    }
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i].equals(column)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private LinkedHashMap<String, @Nullable Object> copy() {
+    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>();
+    for (int i = 0; i < columns.length; i++) {
+      copy.put(columns[i], cells[i]);
+    }
+    return copy;
   }
 
   /** The values by column, unmodifiable, in column order. */
   public Map<String, @Nullable Object> values() {
-    return values;
+    return new View(this);
   }
 
   /** Whether the row carries column {@code column} (possibly as NULL). */
   public boolean has(String column) {
-    return values.containsKey(column);
+    return indexOf(column) >= 0;
   }
 
   /** The value of {@code column}; null for SQL NULL or when absent (see {@link #has}). */
   public @Nullable Object get(String column) {
-    return values.get(column);
+    int i = indexOf(column);
+    return i < 0 ? null : cells[i];
   }
 
   /**
@@ -56,7 +105,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable String text(String column) {
-    return (String) values.get(column);
+    return (String) get(column);
   }
 
   /**
@@ -66,7 +115,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable Boolean bool(String column) {
-    return (Boolean) values.get(column);
+    return (Boolean) get(column);
   }
 
   /**
@@ -76,7 +125,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable Integer int4(String column) {
-    return (Integer) values.get(column);
+    return (Integer) get(column);
   }
 
   /**
@@ -86,7 +135,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable Long int8(String column) {
-    return (Long) values.get(column);
+    return (Long) get(column);
   }
 
   /**
@@ -97,7 +146,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable Double float8(String column) {
-    return (Double) values.get(column);
+    return (Double) get(column);
   }
 
   /**
@@ -107,7 +156,7 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable PgNumeric numeric(String column) {
-    return (PgNumeric) values.get(column);
+    return (PgNumeric) get(column);
   }
 
   /**
@@ -117,21 +166,21 @@ public final class Row {
    * @throws ClassCastException when the column holds another type
    */
   public @Nullable PgTimestamp timestamp(String column) {
-    return (PgTimestamp) values.get(column);
+    return (PgTimestamp) get(column);
   }
 
   /** This row with {@code column} set to {@code value} (null for SQL NULL). */
   public Row with(String column, @Nullable Object value) {
-    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>(values);
+    LinkedHashMap<String, @Nullable Object> copy = copy();
     copy.put(Objects.requireNonNull(column, "column"), value);
-    return new Row(Collections.unmodifiableMap(copy));
+    return of(copy);
   }
 
   /** This row with every column of {@code other} set to its value there (a write merges columns). */
   public Row merge(Row other) {
-    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>(values);
-    copy.putAll(other.values);
-    return new Row(Collections.unmodifiableMap(copy));
+    LinkedHashMap<String, @Nullable Object> copy = copy();
+    copy.putAll(other.values());
+    return of(copy);
   }
 
   /**
@@ -142,10 +191,10 @@ public final class Row {
    * @throws ArithmeticException when an integer column overflows
    */
   public Row plus(String column, long delta) {
-    if (!values.containsKey(column)) {
+    if (!has(column)) {
       throw new IllegalArgumentException("The row has no column '" + column + "'");
     }
-    Object v = values.get(column);
+    Object v = get(column);
     Object next = switch (v) {
       case null -> null;
       case Integer i -> Math.toIntExact(i + delta);
@@ -161,23 +210,97 @@ public final class Row {
 
   /** This row without {@code column}. */
   public Row without(String column) {
-    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>(values);
+    LinkedHashMap<String, @Nullable Object> copy = copy();
     copy.remove(column);
-    return new Row(Collections.unmodifiableMap(copy));
+    return of(copy);
   }
 
+  /** Equal when both hold the same columns with equal values, in any order (as {@link Map#equals}). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof Row r && values.equals(r.values);
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Row r) || r.columns.length != columns.length) {
+      return false;
+    }
+    for (int i = 0; i < columns.length; i++) {
+      int j = r.indexOf(columns[i]);
+      if (j < 0 || !Objects.equals(cells[i], r.cells[j])) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** {@link Map#hashCode} of {@link #values()}. */
   @Override
   public int hashCode() {
-    return values.hashCode();
+    int h = 0;
+    for (int i = 0; i < columns.length; i++) {
+      h += columns[i].hashCode() ^ Objects.hashCode(cells[i]);
+    }
+    return h;
   }
 
   @Override
   public String toString() {
-    return "Row" + values;
+    return "Row" + values();
+  }
+
+  /** The unmodifiable map view {@link #values()} returns, over the row's arrays, in column order. */
+  private static final class View extends AbstractMap<String, @Nullable Object> {
+    private final Row row;
+
+    View(Row row) {
+      this.row = row;
+    }
+
+    @Override
+    public int size() {
+      return row.columns.length;
+    }
+
+    @Override
+    public boolean containsKey(@Nullable Object key) {
+      return key != null && row.indexOf(key) >= 0;
+    }
+
+    @Override
+    public @Nullable Object get(@Nullable Object key) {
+      int i = key == null ? -1 : row.indexOf(key);
+      return i < 0 ? null : row.cells[i];
+    }
+
+    @Override
+    public Set<Map.Entry<String, @Nullable Object>> entrySet() {
+      return new AbstractSet<>() {
+        @Override
+        public int size() {
+          return row.columns.length;
+        }
+
+        @Override
+        public Iterator<Map.Entry<String, @Nullable Object>> iterator() {
+          return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+              return next < row.columns.length;
+            }
+
+            @Override
+            public Map.Entry<String, @Nullable Object> next() {
+              if (next >= row.columns.length) {
+                throw new NoSuchElementException();
+              }
+              int i = next++;
+              return new AbstractMap.SimpleImmutableEntry<>(row.columns[i], row.cells[i]);
+            }
+          };
+        }
+      };
+    }
   }
 }

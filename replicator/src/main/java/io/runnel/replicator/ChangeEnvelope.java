@@ -138,13 +138,16 @@ public final class ChangeEnvelope {
       }
       String entityName = text(n, "entity");
       EntityRef entity = entityName == null ? null : entities.apply(entityName);
+      if (entity != null && entity.name().equals(entityName)) {
+        entityName = entity.name();
+      }
       List<String> omitted = new ArrayList<>();
       for (JsonNode c : n.path("omitted")) {
         omitted.add(c.asText());
       }
       return new ChangeEvent(
-          required(n, "table"),
-          entityName,
+          canonical(required(n, "table")),
+          entityName == null ? null : canonical(entityName),
           ChangeOp.ofWireName(required(n, "op")),
           text(n, "key"),
           row(n.get("row"), entity),
@@ -156,7 +159,7 @@ public final class ChangeEnvelope {
           n.path("last").asBoolean(),
           n.path("commitTime").asLong(),
           text(n, "write"),
-          required(n, "producer"),
+          canonical(required(n, "producer")),
           n.path("seq").asLong());
     } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
       throw BusEnvelope.invalid("(a change) is malformed: " + e.getMessage());
@@ -202,6 +205,23 @@ public final class ChangeEnvelope {
       }
       case BINARY, POJO -> throw new IllegalArgumentException("unexpected " + t + " in an envelope");
     };
+  }
+
+  /**
+   * Recently decoded names (table, entity, producer), so the many changes a node keeps for its windows and patch
+   * rings share one string of each rather than a copy per change. Bounded by its size; slots are overwritten, and a
+   * racing write only costs a copy (strings are immutable).
+   */
+  private static final String[] NAMES = new String[64];
+
+  static String canonical(String name) {
+    int slot = name.hashCode() & (NAMES.length - 1);
+    String known = NAMES[slot];
+    if (name.equals(known)) {
+      return known;
+    }
+    NAMES[slot] = name;
+    return name;
   }
 
   private static String required(JsonNode n, String field) {

@@ -29,10 +29,12 @@ final class Jvm implements AutoCloseable {
    * The flags every worker JVM of these scenarios runs with (the node's and the floor's alike): a fixed 3 GB heap
    * ({@code -Xms} as {@code -Xmx}, as {@code docs/deploy.md} recommends for a node, so G1 keeps a large young
    * generation and collects seldom: with 10,000 sockets each young pause costs tens of milliseconds whatever its size,
-   * and a heap left to grow from its default start paused every few seconds, which showed in the fan-out's p99), and
-   * small thread stacks.
+   * and a heap left to grow from its default start paused every few seconds, which showed in the fan-out's p99),
+   * touched in full at start ({@code -XX:+AlwaysPreTouch}: on this machine's VM a first touch of a page costs
+   * microseconds, 0.9 to 2.1 s a GiB, and without it each young pause that copied into never-touched regions paid
+   * for them, up to a second), and small thread stacks.
    */
-  static final List<String> FLAGS = List.of("-Xms3g", "-Xmx3g", "-Xss512k");
+  static final List<String> FLAGS = List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-Xss512k");
 
   private final String name;
   private final Process process;
@@ -64,11 +66,13 @@ final class Jvm implements AutoCloseable {
 
   /**
    * Starts {@code main} with {@code args} in a fresh JVM with {@link #FLAGS} (plus a JFR recording into
-   * {@code files.jfr} when {@code jfr}), logging to {@code files.log}.
+   * {@code files.jfr} when {@code jfr}), logging to {@code files.log} and its garbage collector's pauses, phase by
+   * phase, to {@code files-gc.log} (cheap: a few lines a pause; where a tail comes from is read there first).
    */
   static Jvm start(String name, Class<?> main, List<String> args, Path files, boolean jfr) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(FLAGS);
+    cmd.add("-Xlog:gc,gc+phases=debug:file=" + files + "-gc.log:uptime,tags");
     if (jfr) {
       cmd.add("-XX:StartFlightRecording=filename=" + files + ".jfr,settings=profile");
     }

@@ -314,8 +314,10 @@ final class LiveWindow {
       }
       List<Row> after = rows.visible();
       if (!after.equals(before)) {
-        ring.record(position, after, writes);
-        subscribers.publish(after, writes, cursor());
+        // The ring keeps the entry for minutes: an empty map of its own per patch would be kept as long.
+        Map<String, Set<String>> kept = writes.isEmpty() ? Map.of() : writes;
+        ring.record(position, after, kept);
+        subscribers.publish(after, kept, cursor());
       }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Window " + id.logName() + " failed on a transaction; re-reading it", e);

@@ -6,6 +6,7 @@ import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.ChangeOp;
 import io.runnel.wire.Nullable;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -191,13 +192,24 @@ final class RoutingIndex {
     }
   }
 
-  /** Indexes {@code key} for {@code w}: the per-key map is looked up and written in one atomic step. */
+  /**
+   * Indexes {@code key} for {@code w}: the per-key map is looked up and written in one atomic step. The per-key maps
+   * are immutable and replaced on each write (most keys are held by one window: a one-entry map costs a few dozen
+   * bytes where a concurrent map cost some two hundred, for every row of every window).
+   */
   private static void index(Table t, String key, LiveWindow w, String lsn) {
     t.keys.compute(key, (k, ws) -> {
-      Map<LiveWindow, String> m = ws == null ? new ConcurrentHashMap<>() : ws;
-      m.merge(w, lsn, (a, b) -> a.compareTo(b) >= 0 ? a : b);
       w.indexed(key);
-      return m;
+      if (ws == null) {
+        return Map.of(w, lsn);
+      }
+      String had = ws.get(w);
+      if (had != null && had.compareTo(lsn) >= 0) {
+        return ws;
+      }
+      Map<LiveWindow, String> m = new HashMap<>(ws);
+      m.put(w, lsn);
+      return Map.copyOf(m);
     });
   }
 
@@ -205,11 +217,16 @@ final class RoutingIndex {
   private static void unindex(Table t, String key, LiveWindow w, @Nullable String olderThan) {
     t.keys.computeIfPresent(key, (k, ws) -> {
       String lsn = ws.get(w);
-      if (lsn != null && (olderThan == null || lsn.compareTo(olderThan) <= 0)) {
-        ws.remove(w);
-        w.unindexed(key);
+      if (lsn == null || (olderThan != null && lsn.compareTo(olderThan) > 0)) {
+        return ws;
       }
-      return ws.isEmpty() ? null : ws;
+      w.unindexed(key);
+      if (ws.size() == 1) {
+        return null;
+      }
+      Map<LiveWindow, String> m = new HashMap<>(ws);
+      m.remove(w);
+      return Map.copyOf(m);
     });
   }
 

@@ -2,13 +2,19 @@ package io.runnel.sync.socket;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
  * One socket's outbound frames: a queue bounded in bytes, drained in order by the socket's own writer thread, so a
  * client that stops reading stalls only itself (Helidon's {@code WsSession.send} blocks with no timeout).
+ *
+ * <p>The writer is a virtual thread that runs only while the queue holds frames: the offer that finds the queue idle
+ * starts it, and it ends once the queue is empty (after {@link #onDrained}), as a window's lane does. A writer parked
+ * for the socket's whole life would keep a stack chunk that G1 moves to the old generation and that every later
+ * park replaces; with 10,000 sockets each woken once a second those old-to-young references made the young pauses'
+ * heap-root scan 100–400 ms (docs/performance.md). A writer that lives for one burst dies young.
  *
  * <p>Rules ({@code PROTOCOL.md}, "Limits"): a frame that would push the queue past its bound is refused (the caller
  * drops it and marks the subscription desynced); one frame larger than the bound is admitted into an empty queue,
@@ -25,14 +31,16 @@ public final class OutboundQueue {
 
   private final long maxBytes;
   private final Consumer<String> send;
+  private final ThreadFactory writers;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition nonEmpty = lock.newCondition();
   /** A queued frame and its UTF-8 length, counted once when it is queued. */
   private record Queued(String frame, long bytes) {}
 
   private final Deque<Queued> frames = new ArrayDeque<>();
   private long bytes;
   private boolean closed;
+  /** Whether a writer thread is running (started by an offer, ended by the drain that found the queue empty). */
+  private boolean writing;
   private volatile long sendingSince;
   private Runnable onDrained = () -> { };
 
@@ -44,7 +52,7 @@ public final class OutboundQueue {
   public OutboundQueue(long maxBytes, Consumer<String> send, String name) {
     this.maxBytes = maxBytes;
     this.send = send;
-    Thread.ofVirtual().name(name).start(this::drain);
+    this.writers = Thread.ofVirtual().name(name).factory();
   }
 
   /** Runs {@code task} on the writer whenever the queue becomes empty (to re-snapshot desynced subscriptions). */
@@ -67,6 +75,7 @@ public final class OutboundQueue {
 
   private boolean offer(String frame, long bound) {
     long size = FrameAssembler.utf8Length(frame);
+    boolean start;
     lock.lock();
     try {
       if (closed || (!frames.isEmpty() && bytes + size > bound)) {
@@ -74,11 +83,15 @@ public final class OutboundQueue {
       }
       frames.addLast(new Queued(frame, size));
       bytes += size;
-      nonEmpty.signal();
-      return true;
+      start = !writing;
+      writing = true;
     } finally {
       lock.unlock();
     }
+    if (start) {
+      writers.newThread(this::drain).start();
+    }
+    return true;
   }
 
   /** Bytes queued now. */
@@ -103,13 +116,12 @@ public final class OutboundQueue {
       closed = true;
       frames.clear();
       bytes = 0;
-      nonEmpty.signal();
     } finally {
       lock.unlock();
     }
     // Never interrupt the writer: a thread interrupted inside a socket channel's write closes the channel
     // (java.nio.channels.InterruptibleChannel), so the socket's close frame, sent next, would fail and the client see
-    // 1006. The signal above ends a waiting writer; a sending one ends after its frame; a stuck send is cut.
+    // 1006. A sending writer ends after its frame; a stuck send is cut.
   }
 
   private void drain() {
@@ -117,10 +129,8 @@ public final class OutboundQueue {
       Queued next;
       lock.lock();
       try {
-        while (frames.isEmpty() && !closed) {
-          nonEmpty.awaitUninterruptibly();
-        }
-        if (closed) {
+        if (closed || frames.isEmpty()) {
+          writing = false;
           return;
         }
         next = frames.peekFirst();
@@ -140,6 +150,7 @@ public final class OutboundQueue {
       lock.lock();
       try {
         if (closed) {
+          writing = false;
           return;
         }
         frames.pollFirst();
