@@ -106,6 +106,41 @@ class OutboundQueueTest {
     assertFalse(q.offerAnswer("hello"), "a closed queue takes nothing");
   }
 
+  /**
+   * The writer runs only while the queue holds frames: after a burst no writer thread is left, the next offer starts
+   * one, every frame goes out once and in order across bursts, and the drained task runs each time the queue empties.
+   */
+  @Test
+  void theWriterLivesOnlyWhileFramesAreQueuedAndKeepsTheirOrderAcrossBursts() throws Exception {
+    List<String> out = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger drained = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.Set<Thread> writers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    OutboundQueue q = new OutboundQueue(1 << 20, frame -> {
+      writers.add(Thread.currentThread());
+      out.add(frame);
+    }, "burst-writer");
+    java.util.function.LongSupplier alive = () -> writers.stream().filter(Thread::isAlive).count();
+    q.onDrained(drained::incrementAndGet);
+    List<String> expected = new java.util.ArrayList<>();
+    for (int burst = 0; burst < 50; burst++) {
+      for (int i = 0; i < 20; i++) {
+        String f = burst + "." + i;
+        expected.add(f);
+        assertTrue(q.offer(f));
+      }
+      waitFor(() -> out.size() == expected.size() && alive.getAsLong() == 0);
+      assertTrue(drained.get() > burst, "drained ran when burst " + burst + " emptied the queue");
+    }
+    assertAll(
+        () -> assertEquals(expected, out, "each frame once, in the order offered"),
+        () -> assertEquals(0, alive.getAsLong(), "no writer thread is left once the queue is empty"),
+        () -> assertTrue(writers.size() > 1, "each burst had a writer of its own"),
+        () -> assertEquals(0, q.bytes()));
+    q.close();
+    assertFalse(q.offer("late"), "a closed queue starts no writer");
+    assertEquals(0, alive.getAsLong());
+  }
+
   private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
