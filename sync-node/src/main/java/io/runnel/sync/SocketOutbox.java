@@ -73,9 +73,10 @@ final class SocketOutbox {
     if (q == null || !socket.open()) {
       return false;
     }
-    if (answer ? q.offerAnswer(text) : q.offer(text)) {
+    long bytes = FrameAssembler.utf8Length(text);
+    if (q.offer(text, bytes, answer)) {
       node.metrics().framesSent.increment();
-      node.metrics().bytesSent.increment(FrameAssembler.utf8Length(text));
+      node.metrics().bytesSent.increment(bytes);
       return true;
     }
     lostFrames.set(true);

@@ -62,7 +62,7 @@ public final class OutboundQueue {
 
   /** Queues {@code frame}; false when it would pass the bound (or the queue is closed), and nothing was queued. */
   public boolean offer(String frame) {
-    return offer(frame, maxBytes);
+    return offer(frame, FrameAssembler.utf8Length(frame), false);
   }
 
   /**
@@ -70,11 +70,18 @@ public final class OutboundQueue {
    * pass the bound plus {@link #ANSWER_ROOM} (or the queue is closed), and nothing was queued.
    */
   public boolean offerAnswer(String frame) {
-    return offer(frame, maxBytes + ANSWER_ROOM);
+    return offer(frame, FrameAssembler.utf8Length(frame), true);
   }
 
-  private boolean offer(String frame, long bound) {
-    long size = FrameAssembler.utf8Length(frame);
+  /**
+   * {@link #offer} or, when {@code answer}, {@link #offerAnswer}, of a frame whose UTF-8 length the caller counted
+   * already ({@code bytes}, from {@link FrameAssembler#utf8Length}), so a frame is measured once.
+   */
+  public boolean offer(String frame, long bytes, boolean answer) {
+    return offer(frame, bytes, answer ? maxBytes + ANSWER_ROOM : maxBytes);
+  }
+
+  private boolean offer(String frame, long size, long bound) {
     boolean start;
     lock.lock();
     try {
