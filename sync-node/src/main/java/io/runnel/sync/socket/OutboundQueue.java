@@ -78,10 +78,10 @@ public final class OutboundQueue {
    * already ({@code bytes}, from {@link FrameAssembler#utf8Length}), so a frame is measured once.
    */
   public boolean offer(String frame, long bytes, boolean answer) {
-    return offer(frame, bytes, answer ? maxBytes + ANSWER_ROOM : maxBytes);
+    return enqueue(frame, bytes, answer ? maxBytes + ANSWER_ROOM : maxBytes);
   }
 
-  private boolean offer(String frame, long size, long bound) {
+  private boolean enqueue(String frame, long size, long bound) {
     boolean start;
     lock.lock();
     try {
