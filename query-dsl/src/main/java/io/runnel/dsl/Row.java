@@ -62,11 +62,6 @@ public final class Row {
 
   private int indexOf(Object column) {
     for (int i = 0; i < columns.length; i++) {
-      if (columns[i] == column) {
-        return i;
-      }
-    }
-    for (int i = 0; i < columns.length; i++) {
       if (columns[i].equals(column)) {
         return i;
       }

@@ -138,9 +138,6 @@ public final class ChangeEnvelope {
       }
       String entityName = text(n, "entity");
       EntityRef entity = entityName == null ? null : entities.apply(entityName);
-      if (entity != null && entity.name().equals(entityName)) {
-        entityName = entity.name();
-      }
       List<String> omitted = new ArrayList<>();
       for (JsonNode c : n.path("omitted")) {
         omitted.add(c.asText());

@@ -74,7 +74,7 @@ final class SocketOutbox {
       return false;
     }
     long bytes = FrameAssembler.utf8Length(text);
-    if (q.offer(text, bytes, answer)) {
+    if (answer ? q.offerAnswer(text, bytes) : q.offer(text, bytes)) {
       node.metrics().framesSent.increment();
       node.metrics().bytesSent.increment(bytes);
       return true;

@@ -60,25 +60,21 @@ public final class OutboundQueue {
     this.onDrained = task;
   }
 
-  /** Queues {@code frame}; false when it would pass the bound (or the queue is closed), and nothing was queued. */
-  public boolean offer(String frame) {
-    return offer(frame, FrameAssembler.utf8Length(frame), false);
+  /**
+   * Queues {@code frame}, {@code bytes} long in UTF-8 (the caller's count, {@link FrameAssembler#utf8Length}, so a
+   * frame is measured once); false when it would pass the bound (or the queue is closed), and nothing was queued.
+   */
+  public boolean offer(String frame, long bytes) {
+    return enqueue(frame, bytes, maxBytes);
   }
 
   /**
-   * Queues {@code frame}, an answer to a frame the client sent, behind whatever is queued: false only when it would
-   * pass the bound plus {@link #ANSWER_ROOM} (or the queue is closed), and nothing was queued.
+   * Queues {@code frame} ({@code bytes} as for {@link #offer}), an answer to a frame the client sent, behind whatever
+   * is queued: false only when it would pass the bound plus {@link #ANSWER_ROOM} (or the queue is closed), and
+   * nothing was queued.
    */
-  public boolean offerAnswer(String frame) {
-    return offer(frame, FrameAssembler.utf8Length(frame), true);
-  }
-
-  /**
-   * {@link #offer} or, when {@code answer}, {@link #offerAnswer}, of a frame whose UTF-8 length the caller counted
-   * already ({@code bytes}, from {@link FrameAssembler#utf8Length}), so a frame is measured once.
-   */
-  public boolean offer(String frame, long bytes, boolean answer) {
-    return enqueue(frame, bytes, answer ? maxBytes + ANSWER_ROOM : maxBytes);
+  public boolean offerAnswer(String frame, long bytes) {
+    return enqueue(frame, bytes, maxBytes + ANSWER_ROOM);
   }
 
   private boolean enqueue(String frame, long size, long bound) {

@@ -42,10 +42,10 @@ class OutboundQueueTest {
   @Test
   void anAnswerQueuesBehindABigFrameThatDataCannotPass() throws Exception {
     OutboundQueue q = heldQueue(1000);
-    assertTrue(q.offer(frame(5000)), "one frame over the bound enters an empty queue");
+    assertTrue(offer(q, frame(5000)), "one frame over the bound enters an empty queue");
     assertTrue(sending.await(10, TimeUnit.SECONDS));
-    boolean data = q.offer(frame(10));
-    boolean answer = q.offerAnswer("hello");
+    boolean data = offer(q, frame(10));
+    boolean answer = offerAnswer(q, "hello");
     release.countDown();
     waitFor(() -> sent.size() == 2);
     assertAll(
@@ -75,8 +75,8 @@ class OutboundQueueTest {
       sent.add(frame);
       done.countDown();
     }, "test-writer");
-    assertTrue(q.offer("first"));
-    assertTrue(q.offer("second"));
+    assertTrue(offer(q, "first"));
+    assertTrue(offer(q, "second"));
     assertTrue(sending.await(10, TimeUnit.SECONDS));
     q.close();
     release.countDown();
@@ -85,25 +85,25 @@ class OutboundQueueTest {
         () -> assertFalse(interrupted.get(), "the sending thread was not interrupted"),
         () -> assertEquals(List.of("first"), sent, "the frame in flight went out, the queued one did not"),
         () -> assertEquals(0, q.bytes(), "nothing counted as queued"),
-        () -> assertFalse(q.offer("third"), "a closed queue takes nothing"));
+        () -> assertFalse(offer(q, "third"), "a closed queue takes nothing"));
   }
 
   @Test
   void answersHaveRoomPastTheBoundAndNoMore() throws Exception {
     OutboundQueue q = heldQueue(1000);
-    assertTrue(q.offer(frame(100)));
+    assertTrue(offer(q, frame(100)));
     assertTrue(sending.await(10, TimeUnit.SECONDS));
-    assertTrue(q.offer(frame(900)), "data up to the bound");
-    assertFalse(q.offer(frame(1)), "and not a byte past it");
+    assertTrue(offer(q, frame(900)), "data up to the bound");
+    assertFalse(offer(q, frame(1)), "and not a byte past it");
     int room = (int) OutboundQueue.ANSWER_ROOM;
-    assertTrue(q.offerAnswer(frame(room)), "answers up to the bound plus ANSWER_ROOM");
-    assertFalse(q.offerAnswer(frame(1)), "and not a byte past that");
+    assertTrue(offerAnswer(q, frame(room)), "answers up to the bound plus ANSWER_ROOM");
+    assertFalse(offerAnswer(q, frame(1)), "and not a byte past that");
     assertEquals(1000 + room, q.bytes());
     release.countDown();
     waitFor(() -> q.bytes() == 0);
-    assertTrue(q.offer(frame(10)), "drained, data is taken again");
+    assertTrue(offer(q, frame(10)), "drained, data is taken again");
     q.close();
-    assertFalse(q.offerAnswer("hello"), "a closed queue takes nothing");
+    assertFalse(offerAnswer(q, "hello"), "a closed queue takes nothing");
   }
 
   /**
@@ -126,7 +126,7 @@ class OutboundQueueTest {
       for (int i = 0; i < 20; i++) {
         String f = burst + "." + i;
         expected.add(f);
-        assertTrue(q.offer(f));
+        assertTrue(offer(q, f));
       }
       waitFor(() -> out.size() == expected.size() && alive.getAsLong() == 0);
       assertTrue(drained.get() > burst, "drained ran when burst " + burst + " emptied the queue");
@@ -137,8 +137,16 @@ class OutboundQueueTest {
         () -> assertTrue(writers.size() > 1, "each burst had a writer of its own"),
         () -> assertEquals(0, q.bytes()));
     q.close();
-    assertFalse(q.offer("late"), "a closed queue starts no writer");
+    assertFalse(offer(q, "late"), "a closed queue starts no writer");
     assertEquals(0, alive.getAsLong());
+  }
+
+  private static boolean offer(OutboundQueue q, String frame) {
+    return q.offer(frame, FrameAssembler.utf8Length(frame));
+  }
+
+  private static boolean offerAnswer(OutboundQueue q, String frame) {
+    return q.offerAnswer(frame, FrameAssembler.utf8Length(frame));
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
