@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.runnel.dsl.EntityRef;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
@@ -48,7 +50,7 @@ public final class BusEnvelope {
       g.writeStartObject();
       g.writeNumberField("v", VERSION);
       g.writeStringField("kind", KIND_POSITION);
-      g.writeStringField("lsn", position.point());
+      g.writeStringField("lsn", position.point().toString());
       g.writeStringField("producer", position.producer());
       g.writeNumberField("seq", position.seq());
       if (position.at() > 0) {
@@ -98,7 +100,8 @@ public final class BusEnvelope {
     JsonNode lsn = n.get("lsn");
     JsonNode producer = n.get("producer");
     JsonNode seq = n.get("seq");
-    if (lsn == null || !lsn.isTextual() || !lsn.textValue().matches("[0-9a-f]{16}0{8}")) {
+    Position point = lsn == null || !lsn.isTextual() ? null : Position.tryParse(lsn.textValue());
+    if (point == null || !point.isPoint()) {
       throw invalid("(a position) needs 'lsn', a 24-hex point ending in 00000000");
     }
     if (producer == null || !producer.isTextual()) {
@@ -112,7 +115,7 @@ public final class BusEnvelope {
       throw invalid("(a position) has an 'at' that is not an integer (epoch ms)");
     }
     try {
-      return new PositionEvent(Lsn.ofPosition(lsn.textValue()), producer.textValue(), seq.longValue(),
+      return new PositionEvent(point.lsn(), producer.textValue(), seq.longValue(),
           at == null ? 0 : at.longValue());
     } catch (IllegalArgumentException e) {
       throw invalid("(a position) is malformed: " + e.getMessage());

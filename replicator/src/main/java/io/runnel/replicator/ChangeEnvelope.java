@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -82,7 +83,7 @@ public final class ChangeEnvelope {
       if (event.oversized()) {
         g.writeBooleanField("oversized", true);
       }
-      g.writeStringField("lsn", event.lsn());
+      g.writeStringField("lsn", event.lsn().toString());
       g.writeNumberField("xid", event.xid());
       g.writeBooleanField("last", event.last());
       g.writeNumberField("commitTime", event.commitTime());
@@ -151,7 +152,7 @@ public final class ChangeEnvelope {
           row(n.get("old"), entity),
           omitted,
           n.path("oversized").asBoolean(false),
-          required(n, "lsn"),
+          Position.parse(required(n, "lsn")),
           n.path("xid").asLong(),
           n.path("last").asBoolean(),
           n.path("commitTime").asLong(),

@@ -1,6 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.util.List;
 import java.util.Objects;
@@ -22,7 +23,7 @@ import java.util.Objects;
  * @param oversized whether the change was too large for the bus ({@link io.runnel.bus.Transport#maxPayload}), so
  *     {@code row} and {@code old} carry the key columns only and the values of {@code omitted} are unknown (not
  *     unchanged): a consumer that needs them re-reads the row by {@code key}
- * @param lsn 24 lower-case hex: the transaction's commit LSN, then the row's position in it counting from 1
+ * @param lsn the transaction's commit LSN and the row's place in it counting from 1 (24 hex on the wire)
  * @param xid the top-level transaction id, as pgoutput's Begin carries it (32 bits)
  * @param last whether this is the last change of its transaction
  * @param commitTime the transaction's commit time, epoch milliseconds
@@ -41,7 +42,7 @@ public record ChangeEvent(
     @Nullable Row old,
     List<String> omitted,
     boolean oversized,
-    String lsn,
+    Position lsn,
     long xid,
     boolean last,
     long commitTime,
@@ -70,7 +71,7 @@ public record ChangeEvent(
 
   /** A change that carries its whole row (not {@code oversized}): every component but that one, in order. */
   public ChangeEvent(String table, @Nullable String entity, ChangeOp op, @Nullable String key, @Nullable Row row,
-      @Nullable Row old, List<String> omitted, String lsn, long xid, boolean last, long commitTime,
+      @Nullable Row old, List<String> omitted, Position lsn, long xid, boolean last, long commitTime,
       @Nullable String write, String producer, long seq) {
     this(table, entity, op, key, row, old, omitted, false, lsn, xid, last, commitTime, write, producer, seq);
   }

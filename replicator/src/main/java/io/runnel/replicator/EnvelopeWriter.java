@@ -111,7 +111,7 @@ final class EnvelopeWriter {
       }
       g.writeEndArray();
       g.writeFieldName(LSN);
-      g.writeString(change.lsn());
+      g.writeString(change.lsn().toString());
       g.writeFieldName(XID);
       g.writeNumber(change.xid());
       g.writeFieldName(LAST);

@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Lsn;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import java.util.Objects;
 
 /**
@@ -40,8 +42,8 @@ public record PositionEvent(Lsn through, String producer, long seq, long at) imp
     }
   }
 
-  /** The position as a 24-hex protocol point ({@code <16 hex>00000000}). */
-  public String point() {
+  /** The position as a protocol point (row 0: {@code <16 hex>00000000} on the wire). */
+  public Position point() {
     return through.point();
   }
 }

@@ -4,6 +4,8 @@ import io.runnel.bus.Subjects;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportUnavailableException;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;

@@ -4,6 +4,7 @@ import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;

@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Lsn;
 import io.runnel.wire.Nullable;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Lsn;
 import java.util.ArrayDeque;
 import java.util.Deque;
 

@@ -1,6 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -35,7 +36,7 @@ final class TransactionAssembler {
   /** A change held back until the next one or the commit says whether it is the last; values still text. */
   private record Pending(TableSchema schema, ChangeOp op, @Nullable String key,
       @Nullable List<WalMessage.TupleValue> tuple, @Nullable List<WalMessage.TupleValue> oldTuple,
-      boolean oldKeyOnly, String lsn) {}
+      boolean oldKeyOnly, Position lsn) {}
 
   private final Function<String, @Nullable Entity> entityByTable;
   private final Producer producer;
@@ -131,7 +132,7 @@ final class TransactionAssembler {
     return s;
   }
 
-  private String nextLsn() {
+  private Position nextLsn() {
     return begin.finalLsn().row(++position);
   }
 

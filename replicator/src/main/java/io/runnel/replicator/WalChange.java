@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.util.List;
 
@@ -15,7 +16,7 @@ import java.util.List;
  * @param tuple the new tuple (insert, update), relation order; null for delete and truncate
  * @param oldTuple the old tuple when the WAL carried one, else null
  * @param oldKeyOnly whether {@code oldTuple} is a key tuple (pgoutput's {@code K}): only key columns are read
- * @param lsn the 24-hex LSN
+ * @param lsn the commit LSN and the row's place in the transaction
  * @param xid the top-level transaction id, 32 bits unsigned
  * @param last whether this is the last change of its transaction
  * @param commitTime the commit time, epoch milliseconds
@@ -30,7 +31,7 @@ record WalChange(
     @Nullable List<WalMessage.TupleValue> tuple,
     @Nullable List<WalMessage.TupleValue> oldTuple,
     boolean oldKeyOnly,
-    String lsn,
+    Position lsn,
     long xid,
     boolean last,
     long commitTime,

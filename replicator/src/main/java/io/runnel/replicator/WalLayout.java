@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.protocol.Lsn;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

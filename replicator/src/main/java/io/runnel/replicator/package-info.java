@@ -7,7 +7,7 @@
  * ({@link io.runnel.replicator.ReplicatorConfig}, {@link io.runnel.replicator.DatabaseUrl}), the bus messages and
  * their envelopes ({@link io.runnel.replicator.BusMessage}: a {@link io.runnel.replicator.ChangeEvent} or a
  * {@link io.runnel.replicator.PositionEvent}; {@link io.runnel.replicator.BusEnvelope},
- * {@link io.runnel.replicator.ChangeEnvelope}) and {@link io.runnel.replicator.Lsn}. Package-private: the decoder,
+ * {@link io.runnel.replicator.ChangeEnvelope}). Package-private: the decoder,
  * the transaction assembler, preflight, the WAL page layout and the streaming session. The lifecycle is described
  * in {@code docs/replicator.md}.
  */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Lsn;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,7 @@ class BusEnvelopeTest {
     assertAll(
         () -> assertEquals(GOLDEN_POSITION, new String(BusEnvelope.encode(p), StandardCharsets.UTF_8)),
         () -> assertEquals(p, decode(GOLDEN_POSITION)),
-        () -> assertEquals("00000016b374d8a000000000", p.point()),
+        () -> assertEquals("00000016b374d8a000000000", p.point().toString()),
         () -> assertEquals(43, switch (decode(GOLDEN_POSITION)) {
           case PositionEvent position -> position.seq();
           case ChangeEvent change -> -1L;
@@ -71,7 +72,7 @@ class BusEnvelopeTest {
     ChangeEvent before = assertInstanceOf(ChangeEvent.class, decode(legacy), "written before kinds existed");
     assertAll(
         () -> assertEquals(before, decode(tagged)),
-        () -> assertEquals("00000016b374d84800000001", before.lsn()),
+        () -> assertEquals("00000016b374d84800000001", before.lsn().toString()),
         () -> assertEquals(2, before.seq()));
   }
 

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -194,9 +196,9 @@ class EnvelopeWriterTest {
     EnvelopeWriter writer = new EnvelopeWriter();
     List<WalMessage.TupleValue> bad = tuple(schema, i -> schema.columnName(i).equals("i4") ? "x" : null);
     List<WalMessage.TupleValue> good = tuple(schema, i -> schema.columnName(i).equals("i4") ? "7" : null);
-    WalChange refused = new WalChange(schema, ChangeOp.INSERT, null, bad, null, false, "0".repeat(23) + "1", 1,
+    WalChange refused = new WalChange(schema, ChangeOp.INSERT, null, bad, null, false, Position.parse("0".repeat(23) + "1"), 1,
         true, 0, null, "p", 1);
-    WalChange next = new WalChange(schema, ChangeOp.INSERT, null, good, null, false, "0".repeat(23) + "2", 1, true,
+    WalChange next = new WalChange(schema, ChangeOp.INSERT, null, good, null, false, Position.parse("0".repeat(23) + "2"), 1, true,
         0, null, "p", 2);
     RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
         () -> writer.encode(refused));

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
 import io.runnel.bus.Subjects;
-import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.lang.management.ManagementFactory;

@@ -12,6 +12,7 @@ import io.runnel.bus.Transport;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -304,11 +305,11 @@ class ReplicatorNatsTest {
     List<BusMessage> seen = new ArrayList<>();
     while (!missing.isEmpty()) {
       ChangeEvent e = consumer.nextChange(seen);
-      String before = lsnByKey.putIfAbsent(e.key(), e.lsn());
+      String before = lsnByKey.putIfAbsent(e.key(), e.lsn().toString());
       if (before != null) {
-        assertEquals(before, e.lsn(), "a redelivered change of " + e.key() + " carries the identical LSN");
+        assertEquals(before, e.lsn().toString(), "a redelivered change of " + e.key() + " carries the identical LSN");
       } else {
-        order.add(e.lsn());
+        order.add(e.lsn().toString());
         missing.remove(e.key());
       }
     }
@@ -317,7 +318,7 @@ class ReplicatorNatsTest {
   static boolean ascending(List<?> changesOrLsns) {
     @Nullable String last = null;
     for (Object o : changesOrLsns) {
-      String lsn = o instanceof ChangeEvent c ? c.lsn() : (String) o;
+      String lsn = o instanceof ChangeEvent c ? c.lsn().toString() : (String) o;
       if (last != null && lsn.compareTo(last) <= 0) {
         return false;
       }

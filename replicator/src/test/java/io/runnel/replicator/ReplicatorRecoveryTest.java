@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
-import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
@@ -43,9 +44,9 @@ class ReplicatorRecoveryTest {
     while (missing > 0) {
       ChangeEvent e = h.next();
       events++;
-      String before = lsnByKey.putIfAbsent(e.key(), e.lsn());
+      String before = lsnByKey.putIfAbsent(e.key(), e.lsn().toString());
       if (before != null) {
-        assertEquals(before, e.lsn(), "a redelivered change of key " + e.key() + " carries the identical lsn");
+        assertEquals(before, e.lsn().toString(), "a redelivered change of key " + e.key() + " carries the identical lsn");
       } else {
         int id = Integer.parseInt(e.key());
         missing -= id >= from && id <= to ? 1 : 0;
@@ -77,7 +78,7 @@ class ReplicatorRecoveryTest {
         db.execute("INSERT INTO rows SELECT g, 'v' || g FROM generate_series(1, 40000) g");
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn());
+          seen.put(e.key(), e.lsn().toString());
         }
         db.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'kill_walsender'");
         int events = collect(h, seen, 1, 40_000) + 1000;
@@ -103,7 +104,7 @@ class ReplicatorRecoveryTest {
         }
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn());
+          seen.put(e.key(), e.lsn().toString());
         }
         pg.restart();
         collect(h, seen, 1, 40_000);

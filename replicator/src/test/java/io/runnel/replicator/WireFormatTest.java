@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -31,16 +33,16 @@ class WireFormatTest {
         () -> assertEquals(0x16B374D848L, l.value()),
         () -> assertEquals("16/B374D848", l.toString()),
         () -> assertEquals("00000016b374d848", l.hex16()),
-        () -> assertEquals("00000016b374d84800000001", l.row(1)),
-        () -> assertEquals("00000016b374d8480000002a", l.row(42)),
-        () -> assertEquals("00000016b374d84800000000", l.point(), "a point sorts before every row of its commit"),
+        () -> assertEquals("00000016b374d84800000001", l.row(1).toString()),
+        () -> assertEquals("00000016b374d8480000002a", l.row(42).toString()),
+        () -> assertEquals("00000016b374d84800000000", l.point().toString(), "a point sorts before every row of its commit"),
         () -> assertTrue(l.point().compareTo(l.row(1)) < 0),
-        () -> assertEquals(l, Lsn.ofPosition(l.row(7))),
+        () -> assertEquals(l, l.row(7).lsn()),
         () -> assertEquals(l, Lsn.parse("00000016b374d848")),
         () -> assertTrue(Lsn.parse("FFFFFFFF/0").compareTo(Lsn.parse("1/0")) > 0, "compared unsigned"),
         () -> assertThrows(IllegalArgumentException.class, () -> l.row(0)),
         () -> assertThrows(IllegalArgumentException.class, () -> Lsn.parse("nope")),
-        () -> assertThrows(IllegalArgumentException.class, () -> Lsn.ofPosition("00000016B374D84800000001")));
+        () -> assertThrows(IllegalArgumentException.class, () -> Position.parse("00000016B374D84800000001")));
   }
 
   @Test
@@ -62,7 +64,7 @@ class WireFormatTest {
     values.put("title", null);
     values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
     ChangeEvent e = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "9007199254740993", Row.of(values),
-        Row.of(Map.of("id", 1L)), List.of("body"), "00000016b374d84800000001", 4_000_000_000L, true,
+        Row.of(Map.of("id", 1L)), List.of("body"), Position.parse("00000016b374d84800000001"), 4_000_000_000L, true,
         1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
@@ -81,7 +83,7 @@ class WireFormatTest {
   void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
     ChangeEvent whole = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "7",
         Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
-        Row.of(Map.of("id", 6L)), List.of(), "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8);
+        Row.of(Map.of("id", 6L)), List.of(), Position.parse("00000016b374d84800000002"), 5, false, 1L, null, "abcd", 8);
     ChangeEvent cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
@@ -99,7 +101,7 @@ class WireFormatTest {
             List.copyOf(json.members().keySet())),
         () -> assertEquals(cut, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)),
         () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent("public.posts", "posts",
-            ChangeOp.TRUNCATE, null, null, null, List.of(), true, "00000016b374d84800000001", 5, true, 1L, null,
+            ChangeOp.TRUNCATE, null, null, null, List.of(), true, Position.parse("00000016b374d84800000001"), 5, true, 1L, null,
             "abcd", 9)));
   }
 

@@ -1,6 +1,7 @@
 package io.runnel.sync;
 
 import io.runnel.bus.BusHealth;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.wire.JsonObject;
@@ -52,9 +53,9 @@ final class Readiness {
     boolean ready = listening && !draining && connected;
     JsonObject.Builder b = JsonObject.builder().put("ready", ready).put("draining", draining).put("sockets", sockets)
         .put("windows", live.stats().windows()).put("bus", connected ? "connected" : "down");
-    String position = live.deliveredPosition();
-    if (!position.isEmpty()) {
-      b.put("position", position);
+    Position position = live.deliveredPosition();
+    if (!position.equals(Position.ZERO)) {
+      b.put("position", position.toString());
     }
     OptionalLong asOf = live.asOf();
     OptionalLong lag = live.lagMillis();

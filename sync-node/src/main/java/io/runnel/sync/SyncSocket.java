@@ -6,7 +6,8 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import io.runnel.dsl.Actor;
-import io.runnel.replicator.Lsn;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.GrantHolder;
 import io.runnel.sync.auth.GrantWatch;
@@ -160,13 +161,13 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
               + h.v() + ".", "Upgrade the client."), null);
           return;
         }
-        String lsn = node.live().deliveredPosition();
+        Position lsn = node.live().deliveredPosition();
         // asOf first: once present it stays, so the lag read after it is present too.
         OptionalLong asOf = node.live().asOf();
         OptionalLong lag = node.live().lagMillis();
         boolean known = asOf.isPresent() && lag.isPresent();
         outbox.answer(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
-            lsn.isEmpty() ? Lsn.ZERO.point() : lsn, known ? lag.getAsLong() : null, known ? asOf.getAsLong() : null,
+            lsn, known ? lag.getAsLong() : null, known ? asOf.getAsLong() : null,
             null));
       }
       case InboundFrame.Sub sub -> subscriptions.subscribe(sub, actor, network);

@@ -20,6 +20,7 @@ import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
@@ -78,7 +79,7 @@ class RecordsChannelClientTest {
 
   /** Commits {@code sql} in one transaction and waits until the node has queued every frame it caused. */
   void commit(String sql) throws Exception {
-    String lsn = fixture.commit(sql);
+    Position lsn = fixture.commit(sql);
     LiveFixtureAccess.await("the node settles through " + lsn, () -> node.live().settledThrough(lsn));
   }
 

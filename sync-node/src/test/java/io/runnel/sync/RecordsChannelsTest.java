@@ -20,6 +20,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.live.LossyTransport;
 import io.runnel.testing.FreshDatabase;
@@ -134,9 +135,14 @@ class RecordsChannelsTest {
     return SocketClient.open(node.port(), Map.of("Authorization", "Bearer " + token));
   }
 
+  /** The position a frame's {@code lsn} spells. */
+  static Position lsnOf(JsonObject frame) {
+    return Position.parse(str(frame, "lsn"));
+  }
+
   /** Commits {@code sql} in one transaction and waits until the node has queued every frame it caused. */
-  String commit(String sql) throws Exception {
-    String lsn = fixture.commit(sql);
+  Position commit(String sql) throws Exception {
+    Position lsn = fixture.commit(sql);
     LiveFixtureAccess.await("the node settles through " + lsn, () -> node.live().settledThrough(lsn));
     return lsn;
   }
@@ -260,10 +266,10 @@ class RecordsChannelsTest {
     List<JsonObject> eveJoin = joined(eve, "board.t1b", null);
     String epoch = str(adaJoin.get(1), "epoch");
     String digest = "0123456789abcdef0123456789abcdef";
-    String m1 = commit("SELECT pg_logical_emit_message(true, 'runnel.write', '" + digest + "');"
+    Position m1 = commit("SELECT pg_logical_emit_message(true, 'runnel.write', '" + digest + "');"
         + "INSERT INTO cards VALUES (101, 't1', 'one'), (201, 't1b', 'other org');");
-    String m2 = commit("UPDATE cards SET title = 'uno' WHERE id = 101");
-    String m3 = commit("DELETE FROM cards WHERE id = 101");
+    Position m2 = commit("UPDATE cards SET title = 'uno' WHERE id = 101");
+    Position m3 = commit("DELETE FROM cards WHERE id = 101");
     List<JsonObject> atAda = until(ada);
     List<JsonObject> atBob = until(bob);
     List<JsonObject> atEve = until(eve);
@@ -285,9 +291,9 @@ class RecordsChannelsTest {
         () -> assertEquals("[\"" + digest + "\"]", atAda.get(0).get("writes").toString(),
             "the transaction's write digest"),
         () -> assertEquals("[]", atAda.get(1).get("writes").toString()),
-        () -> assertTrue(str(atAda.get(0), "lsn").compareTo(m1) < 0, "the insert commits before its marker"),
-        () -> assertTrue(str(atAda.get(1), "lsn").compareTo(m1) > 0 && str(atAda.get(1), "lsn").compareTo(m2) < 0),
-        () -> assertTrue(str(atAda.get(2), "lsn").compareTo(m2) > 0 && str(atAda.get(2), "lsn").compareTo(m3) < 0),
+        () -> assertTrue(lsnOf(atAda.get(0)).compareTo(m1) < 0, "the insert commits before its marker"),
+        () -> assertTrue(lsnOf(atAda.get(1)).compareTo(m1) > 0 && lsnOf(atAda.get(1)).compareTo(m2) < 0),
+        () -> assertTrue(lsnOf(atAda.get(2)).compareTo(m2) > 0 && lsnOf(atAda.get(2)).compareTo(m3) < 0),
         () -> assertTrue(str(atAda.get(0), "lsn").matches("[0-9a-f]{24}")),
         () -> assertEquals(atAda.toString(), atBob.toString(), "every member gets the same frames"),
         () -> assertEquals(List.of("records"), kinds(atEve), "the other org's topic gets its own row only"),

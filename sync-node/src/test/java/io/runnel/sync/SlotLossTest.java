@@ -13,8 +13,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.InProcessTransport;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.DatabaseUrl;
-import io.runnel.replicator.Lsn;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveFixtureAccess;
@@ -330,7 +331,7 @@ class SlotLossTest {
               "the fix says how to size max_slot_wal_keep_size"),
           () -> assertTrue(scrape.contains("runnel_replicator_slot_lost_total 1.0"), scrape),
           () -> assertTrue(lastHello.get("lagMs") instanceof JsonNumber, "hello says the lag: " + lastHello),
-          () -> assertTrue(str(lastHello, "lsn").compareTo(lostWrite.point()) >= 0, "a write committed in the lost"
+          () -> assertTrue(Position.parse(str(lastHello, "lsn")).compareTo(lostWrite.point()) >= 0, "a write committed in the lost"
               + " range settles: hello's lsn " + str(lastHello, "lsn") + " passed its answer " + lostWrite.point()),
           () -> assertTrue(lastHello.get("asOf") instanceof JsonNumber, "hello says as of when: " + lastHello),
           () -> assertNotEquals(0, node.live().stats().gaps(), "the node saw the new producer as a gap"));

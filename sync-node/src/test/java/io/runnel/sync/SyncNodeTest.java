@@ -19,6 +19,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
@@ -104,7 +105,7 @@ class SyncNodeTest {
     JsonObject hello = c.next();
     c.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
     JsonObject snapshot = c.next();
-    String lsn = fixture.commit("INSERT INTO notes VALUES (2, 'acme', 'second'), (3, 'globex', 'hidden')");
+    Position lsn = fixture.commit("INSERT INTO notes VALUES (2, 'acme', 'second'), (3, 'globex', 'hidden')");
     JsonObject patch = c.next();
     assertAll(
         () -> assertEquals("hello", t(hello)),
@@ -118,7 +119,7 @@ class SyncNodeTest {
         () -> assertTrue(!patch.toString().contains("hidden"), "another tenant's row never arrives"));
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject again = c.next();
-    assertTrue(str(again, "lsn").compareTo(lsn) >= 0, "the hello lsn covers the delivered patch");
+    assertTrue(Position.parse(str(again, "lsn")).compareTo(lsn) >= 0, "the hello lsn covers the delivered patch");
     c.ws.sendClose(1000, "done").join();
   }
 

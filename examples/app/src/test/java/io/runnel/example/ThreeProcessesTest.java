@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.runnel.replicator.Lsn;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -276,10 +277,11 @@ class ThreeProcessesTest {
    * client sent before, so the answers to a resume have arrived too.
    */
   void settle(List<Watcher> watchers) throws Exception {
-    String target = Lsn.parse(one("SELECT pg_current_wal_insert_lsn()::text")).point();
+    Position target = Lsn.parse(one("SELECT pg_current_wal_insert_lsn()::text")).point();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     for (Watcher w : watchers) {
-      for (String at = w.client().helloRoundTrip(); at.compareTo(target) < 0; at = w.client().helloRoundTrip()) {
+      for (Position at = Position.parse(w.client().helloRoundTrip()); at.isBefore(target);
+          at = Position.parse(w.client().helloRoundTrip())) {
         if (System.nanoTime() > deadline) {
           throw new AssertionError(w.client() + " did not reach " + target + " within 30 s; at " + at);
         }

@@ -1,5 +1,6 @@
 package io.runnel.sync.channel;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.Op;
 import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
@@ -77,7 +78,7 @@ final class RecordsLog {
    * @return its text, or null when it is over {@link #MAX_FRAME_OPS} or {@link #MAX_FRAME_CHARS} (nothing was
    *     numbered: the caller restarts the topic, which sends {@code gap})
    */
-  @Nullable String append(String lsn, List<Op> ops, List<String> writes) {
+  @Nullable String append(Position lsn, List<Op> ops, List<String> writes) {
     if (ops.size() > MAX_FRAME_OPS) {
       return null;
     }

@@ -5,6 +5,7 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.sync.live.ChangeListener;
 import io.runnel.sync.live.LiveRecord;
@@ -78,7 +79,7 @@ final class RecordsRouter implements ChangeListener {
       spared.put(channel.name(), next);
     }
 
-    void finish(String lsn) {
+    void finish(Position lsn) {
       for (Topic t : spared.isEmpty() ? List.<Topic>of() : topics.all()) {
         Set<String> spare = spared.get(t.resolved.channel().name());
         if (t.carriesRecords() && spare != null && !spare.contains(t.name())) {
@@ -115,7 +116,7 @@ final class RecordsRouter implements ChangeListener {
   }
 
   @Override
-  public void transaction(List<ChangeEvent> changes, String lsn) {
+  public void transaction(List<ChangeEvent> changes, Position lsn) {
     if (byTable.isEmpty() || topics.size() == 0) {
       return;
     }
@@ -129,7 +130,7 @@ final class RecordsRouter implements ChangeListener {
   }
 
   @Override
-  public void oversized(Set<String> tables, String lsn) {
+  public void oversized(Set<String> tables, Position lsn) {
     Routing routing = new Routing();
     for (String table : tables) {
       for (Binding b : byTable.getOrDefault(table, List.of())) {

@@ -1,5 +1,6 @@
 package io.runnel.sync.channel;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.Op;
 import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
@@ -197,7 +198,7 @@ final class Topic {
    * Sends one transaction's {@code ops} for this topic as the next {@code records} frame to every member not owed a
    * gap, keeping it for replay; one over the frame limits restarts the topic instead.
    */
-  synchronized void records(String lsn, List<Op> ops, List<String> writes) {
+  synchronized void records(Position lsn, List<Op> ops, List<String> writes) {
     if (log == null || closed) {
       return;
     }

@@ -241,8 +241,8 @@ public final class HttpApi {
       for (LiveRecord r : read.records()) {
         records.add(r.toJson());
       }
-      Responses.json(res, 200, JsonObject.builder().put("records", new JsonArray(records)).put("lsn", read.lsn())
-          .build().toString());
+      Responses.json(res, 200, JsonObject.builder().put("records", new JsonArray(records))
+          .put("lsn", read.lsn().toString()).build().toString());
     } catch (HttpRefusal r) {
       refuse(res, r);
     } catch (SQLException | RuntimeException | Error e) {

@@ -293,7 +293,7 @@ final class MutationService {
   private static String insertLsn(Connection c) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
       r.next();
-      return io.runnel.replicator.Lsn.parse(r.getString(1)).point();
+      return io.runnel.protocol.Lsn.parse(r.getString(1)).point().toString();
     }
   }
 

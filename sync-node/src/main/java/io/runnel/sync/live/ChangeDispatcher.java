@@ -2,6 +2,8 @@ package io.runnel.sync.live;
 
 import io.runnel.bus.TransportMessage;
 import io.runnel.dsl.EntityRef;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.BusMessage;
 import io.runnel.replicator.ChangeEvent;
@@ -51,11 +53,11 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final List<ChangeEvent> current = new ArrayList<>();
   /** The tables the open transaction touched, for the listener when it is too large to hold. */
   private final java.util.Set<String> tables = new java.util.LinkedHashSet<>();
-  private @Nullable String currentCommit;
+  private @Nullable Lsn currentCommit;
   private long transactionStart;
   private boolean overflow;
-  private String highest = "";
-  private volatile String dispatched = "";
+  private Position highest = Position.ZERO;
+  private volatile Position dispatched = Position.ZERO;
 
   ChangeDispatcher(Function<String, @Nullable EntityRef> entities, RoutingIndex routing, RecentTransactions recent,
       DeliveredPosition delivered, Runnable onGap, ChangeListener listener) {
@@ -68,10 +70,10 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   }
 
   /**
-   * The LSN of the last transaction handed to windows, or the point of a later position heartbeat (empty before
-   * the first of either): everything below it has been handed out.
+   * The position of the last transaction handed to windows, or the point of a later position heartbeat
+   * ({@link Position#ZERO} before the first of either): everything below it has been handed out.
    */
-  String dispatched() {
+  Position dispatched() {
     return dispatched;
   }
 
@@ -124,7 +126,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
    */
   private void position(PositionEvent position) {
     checkSequence(position);
-    String point = position.point();
+    Position point = position.point();
     int order = point.compareTo(highest);
     if (order < 0) {
       return;
@@ -137,7 +139,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
     if (currentCommit != null) {
       // The replicator says the open transaction was published whole, so its end was lost on the way: the sequence
       // check saw the hole and every window re-reads. Its partial changes go.
-      LOG.log(Level.WARNING, "Transaction " + currentCommit + " lost its end before position " + point
+      LOG.log(Level.WARNING, "Transaction " + currentCommit.hex16() + " lost its end before position " + point
           + ": dropped its partial changes");
       transaction.clear();
       current.clear();
@@ -152,11 +154,11 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
 
   private void change(ChangeEvent change) {
     checkSequence(change);
-    if (change.lsn().compareTo(highest) <= 0) {
+    if (!change.lsn().isAfter(highest)) {
       return;
     }
     highest = change.lsn();
-    String commit = change.lsn().substring(0, 16);
+    Lsn commit = change.lsn().lsn();
     if (!commit.equals(currentCommit)) {
       currentCommit = commit;
       transactionStart = routing.additions();
@@ -178,7 +180,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
     if (change.last()) {
       // Kept before any window hears of it, so a read landing meanwhile can replay it.
       if (overflow) {
-        recent.addWithoutChanges(change.xid(), io.runnel.replicator.Lsn.ofPosition(change.lsn()));
+        recent.addWithoutChanges(change.xid(), change.lsn().lsn());
       } else {
         recent.add(current);
       }
@@ -204,7 +206,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   }
 
   /** Hands the transaction just completed to the listener; one that throws is logged and told of a gap. */
-  private void tell(String lsn) {
+  private void tell(Position lsn) {
     try {
       if (overflow) {
         listener.oversized(java.util.Set.copyOf(tables), lsn);

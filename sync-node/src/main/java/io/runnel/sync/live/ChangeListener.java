@@ -1,5 +1,6 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
 import java.util.List;
 import java.util.Set;
@@ -19,10 +20,10 @@ public interface ChangeListener {
   /** Hears nothing. */
   ChangeListener NONE = new ChangeListener() {
     @Override
-    public void transaction(List<ChangeEvent> changes, String lsn) {}
+    public void transaction(List<ChangeEvent> changes, Position lsn) {}
 
     @Override
-    public void oversized(Set<String> tables, String lsn) {}
+    public void oversized(Set<String> tables, Position lsn) {}
 
     @Override
     public void gap() {}
@@ -32,9 +33,9 @@ public interface ChangeListener {
    * One committed transaction, whole: its WAL changes in order (the record publisher's are not here).
    *
    * @param changes the changes, at most {@code 10,000}
-   * @param lsn the transaction's LSN as frames spell it: its last change's (24 hex)
+   * @param lsn the transaction's position as frames spell it: its last change's
    */
-  void transaction(List<ChangeEvent> changes, String lsn);
+  void transaction(List<ChangeEvent> changes, Position lsn);
 
   /**
    * One committed transaction too large to hold (more than 10,000 changes): only the tables it touched.
@@ -42,7 +43,7 @@ public interface ChangeListener {
    * @param tables the tables, {@code schema.table}
    * @param lsn its last change's LSN
    */
-  void oversized(Set<String> tables, String lsn);
+  void oversized(Set<String> tables, Position lsn);
 
   /** Changes were lost on the bus (a hole in a producer's sequence, a new producer, a reconnect). */
   void gap();

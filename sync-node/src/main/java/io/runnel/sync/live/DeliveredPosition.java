@@ -1,5 +1,6 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Position;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -13,8 +14,8 @@ import java.util.Map;
  * <p>The dispatcher records each transaction with the number of windows it was handed to; each window reports
  * when it has handled it. The position is the last transaction before the first one still being handled. A
  * replicator position heartbeat ({@link #passed}) is recorded the same way with no windows: it becomes the
- * position once every transaction before it is handled. Positions are 24-hex strings, so a heartbeat's point
- * ({@code …00000000}) and a row's LSN compare as text; the position never goes backwards.
+ * position once every transaction before it is handled. A heartbeat's point sorts before every row committed at
+ * its LSN ({@link Position}); the position never goes backwards.
  *
  * <p>Each entry also carries a PostgreSQL time (a transaction's commit time, a heartbeat's {@code at}): the node's
  * <b>asOf</b> is the latest time of an entry the position passed, the PostgreSQL time through which the node holds
@@ -23,11 +24,11 @@ import java.util.Map;
 final class DeliveredPosition {
 
   private static final class Pending {
-    String lsn;
+    Position lsn;
     int windows;
     long at;
 
-    Pending(String lsn, int windows, long at) {
+    Pending(Position lsn, int windows, long at) {
       this.lsn = lsn;
       this.windows = windows;
       this.at = at;
@@ -36,15 +37,15 @@ final class DeliveredPosition {
 
   private final Deque<Pending> pending = new ArrayDeque<>();
   /** The entries of {@link #pending} still waiting for windows, by LSN: a window's {@link #done} finds its own. */
-  private final Map<String, Pending> waiting = new HashMap<>();
-  private String position = "";
+  private final Map<Position, Pending> waiting = new HashMap<>();
+  private Position position = Position.ZERO;
   private long asOf;
 
   /**
    * A transaction ending at {@code lsn} was handed to {@code windows} windows; {@code at} is its commit time (epoch
    * ms, PostgreSQL's clock; 0 when unknown).
    */
-  synchronized void dispatched(String lsn, int windows, long at) {
+  synchronized void dispatched(Position lsn, int windows, long at) {
     if (windows == 0) {
       if (pending.isEmpty()) {
         raise(lsn, at);
@@ -54,7 +55,7 @@ final class DeliveredPosition {
       if (last.windows <= 0) {
         // Nothing left to wait for at the tail: one entry stands for both, so heartbeats behind a slow window
         // do not pile up.
-        if (lsn.compareTo(last.lsn) > 0) {
+        if (lsn.isAfter(last.lsn)) {
           last.lsn = lsn;
         }
         last.at = Math.max(last.at, at);
@@ -78,16 +79,16 @@ final class DeliveredPosition {
   }
 
   /**
-   * The bus passed {@code point} (24 hex, ending in {@code 00000000}): every transaction committed below it was
-   * dispatched before this call, so once those are handled, the position is {@code point}, and the node holds every
+   * The bus passed {@code point} (a point: row 0): every transaction committed below it was dispatched before this
+   * call, so once those are handled, the position is {@code point}, and the node holds every
    * change committed before {@code at} (epoch ms, PostgreSQL's clock; 0 when unknown).
    */
-  synchronized void passed(String point, long at) {
+  synchronized void passed(Position point, long at) {
     dispatched(point, 0, at);
   }
 
   /** One window handled the transaction ending at {@code lsn}. */
-  synchronized void done(String lsn) {
+  synchronized void done(Position lsn) {
     Pending p = waiting.get(lsn);
     if (p != null && --p.windows <= 0) {
       waiting.remove(lsn);
@@ -102,8 +103,8 @@ final class DeliveredPosition {
     }
   }
 
-  private void raise(String lsn, long at) {
-    if (lsn.compareTo(position) > 0) {
+  private void raise(Position lsn, long at) {
+    if (lsn.isAfter(position)) {
       position = lsn;
     }
     asOf = Math.max(asOf, at);
@@ -114,8 +115,11 @@ final class DeliveredPosition {
     return asOf;
   }
 
-  /** The delivered position (24 hex), or empty before the first transaction. */
-  synchronized String position() {
+  /**
+   * The delivered position, or {@link Position#ZERO} before the first transaction (no change or heartbeat is ever
+   * at zero: rows count from 1, and a heartbeat at {@code 0/0} is refused).
+   */
+  synchronized Position position() {
     return position;
   }
 }

@@ -7,23 +7,24 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.Column;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Filter;
+import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.ValueInvalidException;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Query;
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.protocol.Position;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import io.runnel.dsl.Row;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -310,10 +311,10 @@ public final class LiveQueryRegistry implements AutoCloseable {
   }
 
   /**
-   * The node's delivered position: the LSN (24 hex) through which every window has queued the frames its changes
-   * caused, for the {@code hello} answer; empty before the first transaction.
+   * The node's delivered position: the position through which every window has queued the frames its changes
+   * caused, for the {@code hello} answer; {@link Position#ZERO} before the first transaction.
    */
-  public String deliveredPosition() {
+  public Position deliveredPosition() {
     return delivered.position();
   }
 
@@ -366,16 +367,17 @@ public final class LiveQueryRegistry implements AutoCloseable {
 
   /**
    * The LSN through which every change the bus delivered has been turned into frames, when no window has work left;
-   * empty before the first transaction. Tests wait on it; the socket server reports it in {@code hello}.
+   * null while a window has work left or before the first transaction.
    */
-  public String settled() {
-    String d = dispatcher.dispatched();
-    return pendingTasks.get() == 0 ? d : "";
+  public @Nullable Position settled() {
+    Position d = dispatcher.dispatched();
+    return pendingTasks.get() == 0 && !d.equals(Position.ZERO) ? d : null;
   }
 
   /** Whether every window has finished its work and the dispatcher has handed out everything up to {@code lsn}. */
-  public boolean settledThrough(String lsn) {
-    return pendingTasks.get() == 0 && dispatcher.dispatched().compareTo(lsn) >= 0;
+  public boolean settledThrough(Position lsn) {
+    Position d = dispatcher.dispatched();
+    return pendingTasks.get() == 0 && !d.equals(Position.ZERO) && d.reached(lsn);
   }
 
   /** Stops reading the bus and closes every window. */

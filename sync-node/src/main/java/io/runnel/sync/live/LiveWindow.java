@@ -5,8 +5,9 @@ import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.replicator.Lsn;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -74,9 +75,9 @@ final class LiveWindow {
   private @Nullable XidSnapshot snapshot;
   private @Nullable Lsn readPosition;
   /** The LSN of the last bus change processed, applied or skipped: redeliveries at or below it are dropped. */
-  private String processed = "";
+  private Position processed = Position.ZERO;
   /** The cursor position: the later of {@code processed} and the last read's position; only moves forward. */
-  private String position = Lsn.ZERO.point();
+  private Position position = Position.ZERO;
 
   LiveWindow(WindowId id, Entity entity, Select select, Lane lane, Context ctx, Runnable onFailedFirstRead) {
     this.id = id;
@@ -198,7 +199,7 @@ final class LiveWindow {
     if (ctx.clock().millis() - cursor.at() > ctx.maxLagMillis()) {
       return new Resume.Snapshot(Resume.Reason.TOO_OLD);
     }
-    if (cursor.lsn().compareTo(ring.floor()) < 0
+    if (cursor.lsn().isBefore(ring.floor())
         || (ring.floorAmbiguous() && cursor.lsn().equals(ring.floor()))) {
       return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
     }
@@ -235,7 +236,7 @@ final class LiveWindow {
   }
 
   /** Queues one transaction's changes for this window (in bus order, ending with the commit's last change). */
-  void deliver(List<ChangeEvent> changes, String transaction) {
+  void deliver(List<ChangeEvent> changes, Position transaction) {
     lane.submit(() -> {
       try {
         apply(changes);
@@ -246,7 +247,7 @@ final class LiveWindow {
   }
 
   /** Re-reads once the transaction ending at {@code transaction} is behind the window (it could not apply it whole). */
-  void rereadAfter(String transaction) {
+  void rereadAfter(Position transaction) {
     lane.submit(() -> {
       try {
         if (loaded) {
@@ -279,13 +280,13 @@ final class LiveWindow {
       boolean needsRead = false;
       Map<String, Set<String>> writes = new LinkedHashMap<>();
       for (ChangeEvent c : changes) {
-        if (c.lsn().compareTo(processed) <= 0) {
+        if (!c.lsn().isAfter(processed)) {
           continue;
         }
         processed = c.lsn();
         advance(c.lsn());
         if (snapshot != null) {
-          if (Lsn.ofPosition(c.lsn()).compareTo(readPosition) >= 0) {
+          if (c.lsn().lsn().compareTo(readPosition) >= 0) {
             snapshot = null;
           } else if (snapshot.isVisible(c.xid())) {
             continue;
@@ -365,8 +366,8 @@ final class LiveWindow {
     }
   }
 
-  private void advance(String lsn) {
-    if (lsn.compareTo(position) > 0) {
+  private void advance(Position lsn) {
+    if (lsn.isAfter(position)) {
       position = lsn;
     }
   }
@@ -418,7 +419,7 @@ final class LiveWindow {
     boolean whole = replay.complete();
     for (ChangeEvent c : replay.changes()) {
       whole &= rows.apply(c) != WindowRows.Outcome.NEEDS_READ;
-      if (c.lsn().compareTo(processed) > 0) {
+      if (c.lsn().isAfter(processed)) {
         processed = c.lsn();
       }
     }

@@ -1,6 +1,7 @@
 package io.runnel.sync.live;
 
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -28,7 +29,7 @@ final class PatchRing {
    * @param writes each write digest the transaction carried, with the keys it changed
    * @param bytes the entry's estimated size
    */
-  record Entry(String lsn, List<Row> visible, Map<String, Set<String>> writes, long bytes) {}
+  record Entry(Position lsn, List<Row> visible, Map<String, Set<String>> writes, long bytes) {}
 
   /**
    * A node-wide byte budget over every window's ring; evicts the oldest entries first. It remembers entries in the
@@ -75,19 +76,19 @@ final class PatchRing {
 
   private final Budget budget;
   private final Deque<Entry> entries = new ArrayDeque<>();
-  private String floor;
+  private Position floor;
   private List<Row> base;
   /** Whether more than one list state had the floor's position, so no cursor there can resume. */
   private boolean ambiguousFloor;
 
-  PatchRing(Budget budget, String floor, List<Row> base) {
+  PatchRing(Budget budget, Position floor, List<Row> base) {
     this.budget = budget;
     this.floor = floor;
     this.base = base;
   }
 
   /** Starts over after a read: no history below {@code floor}, whose list is {@code base}. */
-  void reset(String floor, List<Row> base) {
+  void reset(Position floor, List<Row> base) {
     long freed = 0;
     int count;
     synchronized (this) {
@@ -108,7 +109,7 @@ final class PatchRing {
    * move (changes below a read's position applied after it), the ring starts over at that position, marked so
    * that a cursor at it, which may stand for either state, gets a snapshot.
    */
-  void record(String lsn, List<Row> visible, Map<String, Set<String>> writes) {
+  void record(Position lsn, List<Row> visible, Map<String, Set<String>> writes) {
     boolean collides;
     synchronized (this) {
       collides = entries.isEmpty() ? lsn.equals(floor) : lsn.equals(entries.peekLast().lsn());
@@ -129,7 +130,7 @@ final class PatchRing {
   }
 
   /** Appends a patch's result. */
-  void add(String lsn, List<Row> visible, Map<String, Set<String>> writes) {
+  void add(Position lsn, List<Row> visible, Map<String, Set<String>> writes) {
     Entry e = new Entry(lsn, visible, writes, 64L + 16L * visible.size() + 64L * writes.size());
     synchronized (this) {
       entries.addLast(e);
@@ -155,12 +156,12 @@ final class PatchRing {
   }
 
   /** The floor: no resume from below it. */
-  synchronized String floor() {
+  synchronized Position floor() {
     return floor;
   }
 
   /** What a resume from {@code lsn} replays: the list at {@code lsn}, then every later entry; null if unknown. */
-  synchronized Replay since(String lsn) {
+  synchronized Replay since(Position lsn) {
     if (lsn.equals(floor)) {
       return new Replay(base, List.copyOf(entries));
     }

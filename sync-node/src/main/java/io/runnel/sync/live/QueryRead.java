@@ -1,5 +1,6 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Position;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,9 +9,9 @@ import java.util.Objects;
  * they were read at.
  *
  * @param records the records, in query order, each row as the actor may see it
- * @param lsn 24 hex, a point ({@code …00000000}): every change the read missed comes at or after it
+ * @param lsn a point (row 0): every change the read missed comes at or after it
  */
-public record QueryRead(List<LiveRecord> records, String lsn) {
+public record QueryRead(List<LiveRecord> records, Position lsn) {
 
   /** Copies the list and checks the LSN is given. */
   public QueryRead {

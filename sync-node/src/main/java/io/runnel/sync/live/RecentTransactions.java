@@ -1,7 +1,7 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Lsn;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.replicator.Lsn;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -39,7 +39,7 @@ final class RecentTransactions {
       return;
     }
     ChangeEvent first = changes.get(0);
-    kept.addLast(new Txn(first.xid(), Lsn.ofPosition(first.lsn()), List.copyOf(changes)));
+    kept.addLast(new Txn(first.xid(), first.lsn().lsn(), List.copyOf(changes)));
     keptChanges += changes.size();
     while (keptChanges > maxChanges && kept.size() > 1) {
       Txn old = kept.removeFirst();

@@ -1,5 +1,6 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Position;
 import java.util.Objects;
 import java.util.Set;
 
@@ -8,11 +9,11 @@ import java.util.Set;
  * list reflects, when, and the keys it holds for the subscription.
  *
  * @param qid {@code <name>:<16 hex>@<tenant>}
- * @param lsn 24 hex
+ * @param lsn the position the client's list reflects
  * @param at epoch milliseconds
  * @param ids the record keys the client holds for this subscription
  */
-public record ResumeCursor(String qid, String lsn, long at, Set<String> ids) {
+public record ResumeCursor(String qid, Position lsn, long at, Set<String> ids) {
 
   /** Checks the parts and copies the ids. */
   public ResumeCursor {

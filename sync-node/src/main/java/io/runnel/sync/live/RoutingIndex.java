@@ -2,6 +2,7 @@ package io.runnel.sync.live;
 
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.ChangeOp;
 import io.runnel.wire.Nullable;
@@ -41,7 +42,7 @@ final class RoutingIndex {
     final Set<LiveWindow> unpinned = ConcurrentHashMap.newKeySet();
     final Set<LiveWindow> reading = ConcurrentHashMap.newKeySet();
     final Map<String, Map<Object, Set<LiveWindow>>> pinned = new ConcurrentHashMap<>();
-    final Map<String, Map<LiveWindow, String>> keys = new ConcurrentHashMap<>();
+    final Map<String, Map<LiveWindow, Position>> keys = new ConcurrentHashMap<>();
     final Set<LiveWindow> all = ConcurrentHashMap.newKeySet();
     final Map<String, ColumnType> pinnedTypes = new ConcurrentHashMap<>();
   }
@@ -101,7 +102,7 @@ final class RoutingIndex {
   }
 
   /** Indexes the keys a read returned (at read position {@code lsn}), then lets routing find {@code w} by them. */
-  void doneReading(LiveWindow w, Iterable<String> keys, String lsn) {
+  void doneReading(LiveWindow w, Iterable<String> keys, Position lsn) {
     Table t = table(w.table());
     for (String k : keys) {
       index(t, k, w, lsn);
@@ -110,7 +111,7 @@ final class RoutingIndex {
   }
 
   /** Forgets that {@code w} may hold {@code key}, unless a change newer than {@code lsn} indexed it since. */
-  void prune(LiveWindow w, String key, String lsn) {
+  void prune(LiveWindow w, String key, Position lsn) {
     unindex(table(w.table()), key, w, lsn);
   }
 
@@ -186,7 +187,7 @@ final class RoutingIndex {
     if (key == null) {
       return;
     }
-    Map<LiveWindow, String> ws = t.keys.get(key);
+    Map<LiveWindow, Position> ws = t.keys.get(key);
     if (ws != null) {
       out.addAll(ws.keySet());
     }
@@ -197,34 +198,34 @@ final class RoutingIndex {
    * are immutable and replaced on each write (most keys are held by one window: a one-entry map costs a few dozen
    * bytes where a concurrent map cost some two hundred, for every row of every window).
    */
-  private static void index(Table t, String key, LiveWindow w, String lsn) {
+  private static void index(Table t, String key, LiveWindow w, Position lsn) {
     t.keys.compute(key, (k, ws) -> {
       w.indexed(key);
       if (ws == null) {
         return Map.of(w, lsn);
       }
-      String had = ws.get(w);
-      if (had != null && had.compareTo(lsn) >= 0) {
+      Position had = ws.get(w);
+      if (had != null && had.reached(lsn)) {
         return ws;
       }
-      Map<LiveWindow, String> m = new HashMap<>(ws);
+      Map<LiveWindow, Position> m = new HashMap<>(ws);
       m.put(w, lsn);
       return Map.copyOf(m);
     });
   }
 
   /** Unindexes {@code key} for {@code w} unless its entry is newer than {@code olderThan}, in one atomic step. */
-  private static void unindex(Table t, String key, LiveWindow w, @Nullable String olderThan) {
+  private static void unindex(Table t, String key, LiveWindow w, @Nullable Position olderThan) {
     t.keys.computeIfPresent(key, (k, ws) -> {
-      String lsn = ws.get(w);
-      if (lsn == null || (olderThan != null && lsn.compareTo(olderThan) > 0)) {
+      Position lsn = ws.get(w);
+      if (lsn == null || (olderThan != null && lsn.isAfter(olderThan))) {
         return ws;
       }
       w.unindexed(key);
       if (ws.size() == 1) {
         return null;
       }
-      Map<LiveWindow, String> m = new HashMap<>(ws);
+      Map<LiveWindow, Position> m = new HashMap<>(ws);
       m.remove(w);
       return Map.copyOf(m);
     });
@@ -234,7 +235,7 @@ final class RoutingIndex {
   int keyEntries() {
     int n = 0;
     for (Table t : tables.values()) {
-      for (Map<LiveWindow, String> ws : t.keys.values()) {
+      for (Map<LiveWindow, Position> ws : t.keys.values()) {
         n += ws.size();
       }
     }

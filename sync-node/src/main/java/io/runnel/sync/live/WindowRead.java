@@ -1,7 +1,7 @@
 package io.runnel.sync.live;
 
 import io.runnel.dsl.Row;
-import io.runnel.replicator.Lsn;
+import io.runnel.protocol.Lsn;
 import java.util.List;
 
 /**

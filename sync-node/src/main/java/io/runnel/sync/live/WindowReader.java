@@ -6,7 +6,7 @@ import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
-import io.runnel.replicator.Lsn;
+import io.runnel.protocol.Lsn;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;

@@ -1,5 +1,6 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.ResumeCursor;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
@@ -67,7 +68,7 @@ final class FrameDecoder {
 
   private ResumeCursor resumeCursor(JsonObject c, String path) {
     String qid = string(c, path, "qid", 1, Integer.MAX_VALUE, NON_EMPTY);
-    String lsn = lsn(c, path, "lsn");
+    Position lsn = lsn(c, path, "lsn");
     long at = integer(c, path, "at", 0, Long.MAX_VALUE, "an integer of epoch milliseconds, at least 0");
     String ids = path + ".ids";
     String idsShape = "an array of strings (the keys the client holds)";
@@ -135,10 +136,11 @@ final class FrameDecoder {
     throw invalid(path + "." + name, shape, o.get(name));
   }
 
-  private String lsn(JsonObject o, String path, String name) {
+  private Position lsn(JsonObject o, String path, String name) {
     JsonValue v = o.get(name);
-    if (v instanceof JsonString s && Frames.isLsn(s.value())) {
-      return s.value();
+    Position p = v instanceof JsonString s ? Position.tryParse(s.value()) : null;
+    if (p != null) {
+      return p;
     }
     throw invalid(path + "." + name, "24 lower-case hex digits (the commit LSN, then the row's position)", v);
   }

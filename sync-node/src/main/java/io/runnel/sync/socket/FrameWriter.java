@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.JacksonJson;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
@@ -125,7 +126,7 @@ final class FrameWriter {
         g.writeStringField("node", h.node());
         g.writeStringField("actor", h.actor());
         g.writeNumberField("heartbeatMs", h.heartbeatMs());
-        g.writeStringField("lsn", h.lsn());
+        lsn(h.lsn());
         if (h.lagMs() != null && h.asOf() != null) {
           g.writeNumberField("lagMs", h.lagMs());
           g.writeNumberField("asOf", h.asOf());
@@ -162,7 +163,7 @@ final class FrameWriter {
         g.writeStringField("topic", r.topic());
         g.writeStringField("epoch", r.epoch());
         g.writeNumberField("seq", r.seq());
-        g.writeStringField("lsn", r.lsn());
+        lsn(r.lsn());
         ops(r.ops());
         strings("writes", r.writes());
       }
@@ -260,16 +261,20 @@ final class FrameWriter {
   private void cursor(Cursor c) throws IOException {
     g.writeObjectFieldStart("cursor");
     g.writeStringField("qid", c.qid());
-    g.writeStringField("lsn", c.lsn());
+    lsn(c.lsn());
     g.writeNumberField("at", c.at());
     g.writeEndObject();
+  }
+
+  private void lsn(Position p) throws IOException {
+    g.writeStringField("lsn", p.toString());
   }
 
   /** A resume cursor, its ids sorted so that the text is the same for the same cursor. */
   private void resumeCursor(ResumeCursor c) throws IOException {
     g.writeObjectFieldStart("cursor");
     g.writeStringField("qid", c.qid());
-    g.writeStringField("lsn", c.lsn());
+    lsn(c.lsn());
     g.writeNumberField("at", c.at());
     List<String> ids = new ArrayList<>(c.ids());
     Collections.sort(ids);

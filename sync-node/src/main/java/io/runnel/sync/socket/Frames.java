@@ -18,20 +18,6 @@ final class Frames {
     return sid != null && !sid.isEmpty() && sid.length() <= MAX_SID_LENGTH;
   }
 
-  /** Whether {@code lsn} is a protocol position: 24 lower-case hex digits. */
-  static boolean isLsn(@Nullable String lsn) {
-    if (lsn == null || lsn.length() != 24) {
-      return false;
-    }
-    for (int i = 0; i < 24; i++) {
-      char c = lsn.charAt(i);
-      if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** Whether {@code code} is spelled as error codes are: {@code X_} then upper-case letters, digits and {@code _}. */
   static boolean isCode(String code) {
     if (code.length() < 3 || !code.startsWith("X_")) {
@@ -51,13 +37,6 @@ final class Frames {
       throw new IllegalArgumentException("A sid is 1–" + MAX_SID_LENGTH + " characters, not '" + sid + "'");
     }
     return sid;
-  }
-
-  static String requireLsn(String lsn) {
-    if (!isLsn(lsn)) {
-      throw new IllegalArgumentException("An lsn is 24 lower-case hex digits, not '" + lsn + "'");
-    }
-    return lsn;
   }
 
   static String requireNonEmpty(String value, String name) {

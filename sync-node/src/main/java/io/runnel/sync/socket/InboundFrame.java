@@ -42,14 +42,11 @@ public sealed interface InboundFrame
    * @param cursor where the client's list stands ({@code qid, lsn, at, ids}), or null for a fresh subscription
    */
   record Sub(String sid, String q, JsonObject in, @Nullable ResumeCursor cursor) implements InboundFrame {
-    /** @throws IllegalArgumentException when the sid is not 1–64 characters, the name empty or the cursor's lsn bad */
+    /** @throws IllegalArgumentException when the sid is not 1–64 characters or the name empty */
     public Sub {
       Frames.requireSid(Objects.requireNonNull(sid, "sid"));
       Frames.requireNonEmpty(Objects.requireNonNull(q, "q"), "q");
       Objects.requireNonNull(in, "in");
-      if (cursor != null) {
-        Frames.requireLsn(cursor.lsn());
-      }
     }
 
     @Override

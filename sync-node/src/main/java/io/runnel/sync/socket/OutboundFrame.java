@@ -1,5 +1,6 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.Op;
@@ -29,24 +30,24 @@ public sealed interface OutboundFrame
    * @param node the node's id (non-empty)
    * @param actor the actor's id, or null for an anonymous actor (written as JSON null)
    * @param heartbeatMs how often the client says {@code hello}, milliseconds (positive)
-   * @param lsn 24 hex: the position through which every change's frames are queued on this socket
+   * @param lsn the position through which every change's frames are queued on this socket
    * @param lagMs how far behind PostgreSQL the node is, milliseconds (now minus {@code asOf}), or null before the
    *     node's first position (both fields are then left out)
    * @param asOf the PostgreSQL time (epoch ms) through which the node holds every change, or null with {@code lagMs}
    * @param updateAvailable whether a newer client build is deployed, or null to leave the field out
    */
-  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn, @Nullable Long lagMs,
+  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, Position lsn, @Nullable Long lagMs,
       @Nullable Long asOf, @Nullable Boolean updateAvailable) implements OutboundFrame {
     /**
-     * @throws IllegalArgumentException for an empty node id, a heartbeat below 1 ms, a malformed lsn, a negative
-     *     lag, an asOf not above 0, or only one of lag and asOf
+     * @throws IllegalArgumentException for an empty node id, a heartbeat below 1 ms, a negative lag,
+     *     an asOf not above 0, or only one of lag and asOf
      */
     public Hello {
       Frames.requireNonEmpty(Objects.requireNonNull(node, "node"), "node");
       if (heartbeatMs < 1) {
         throw new IllegalArgumentException("heartbeatMs is positive, not " + heartbeatMs);
       }
-      Frames.requireLsn(Objects.requireNonNull(lsn, "lsn"));
+      Objects.requireNonNull(lsn, "lsn");
       if ((lagMs == null) != (asOf == null)) {
         throw new IllegalArgumentException("lagMs and asOf come together, not " + lagMs + " and " + asOf);
       }
@@ -171,16 +172,16 @@ public sealed interface OutboundFrame
    * @param topic the topic
    * @param epoch the topic's sequence incarnation (opaque, non-empty)
    * @param seq this frame's number in the epoch, from 1
-   * @param lsn 24 hex: the position of the change the ops carry
+   * @param lsn the position of the change the ops carry
    * @param ops the steps, in order
    * @param writes the write digests whose changes the ops carry
    */
-  record Records(String topic, String epoch, long seq, String lsn, List<Op> ops, List<String> writes)
+  record Records(String topic, String epoch, long seq, Position lsn, List<Op> ops, List<String> writes)
       implements OutboundFrame {
     /**
      * Copies the lists.
      *
-     * @throws IllegalArgumentException for an empty topic or epoch, a bad seq or lsn
+     * @throws IllegalArgumentException for an empty topic or epoch, a bad seq
      */
     public Records {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");
@@ -188,7 +189,7 @@ public sealed interface OutboundFrame
       if (seq < 1) {
         throw new IllegalArgumentException("A records frame's seq counts from 1, not " + seq);
       }
-      Frames.requireLsn(Objects.requireNonNull(lsn, "lsn"));
+      Objects.requireNonNull(lsn, "lsn");
       ops = List.copyOf(ops);
       writes = List.copyOf(writes);
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.Op;
 import io.runnel.sync.socket.ChannelCursor;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class RecordsLogTest {
 
-  static final String LSN = "00000016b374d84800000002";
+  static final Position LSN = Position.parse("00000016b374d84800000002");
 
   static List<Op> put(String key, String title) {
     return List.of(new Op.Put(new LiveRecord("cards", key, JsonObject.builder().put("title", title).build()), false,

@@ -16,7 +16,8 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
-import io.runnel.replicator.Lsn;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
@@ -90,7 +91,7 @@ class DeliveredPositionTest {
    * Runs {@code sql} in one transaction and returns, as a protocol point, {@code pg_current_wal_insert_lsn()} read
    * right after its COMMIT on the same connection: the {@code lsn} a mutate answer carries.
    */
-  private String commitAndAnswerLsn(String sql) throws SQLException {
+  private Position commitAndAnswerLsn(String sql) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
       s.execute(sql);
@@ -103,7 +104,7 @@ class DeliveredPositionTest {
     }
   }
 
-  private static void awaitDelivered(LiveQueryRegistry r, String answer) throws InterruptedException {
+  private static void awaitDelivered(LiveQueryRegistry r, Position answer) throws InterruptedException {
     LiveFixture.await("the delivered position " + r.deliveredPosition() + " reaches " + answer, SETTLE,
         () -> r.deliveredPosition().compareTo(answer) >= 0);
   }
@@ -113,7 +114,7 @@ class DeliveredPositionTest {
     try (LiveQueryRegistry r = registry()) {
       RecordingSubscriber rec = subscribed(r);
       int id = ids.incrementAndGet();
-      String answer = commitAndAnswerLsn("INSERT INTO notes VALUES (" + id + ", 'seen')");
+      Position answer = commitAndAnswerLsn("INSERT INTO notes VALUES (" + id + ", 'seen')");
       awaitDelivered(r, answer);
       assertAll(
           () -> assertTrue(rec.list("all").stream().anyMatch(x -> x.key().equals(Integer.toString(id))),
@@ -127,11 +128,11 @@ class DeliveredPositionTest {
     try (LiveQueryRegistry r = registry()) {
       RecordingSubscriber rec = subscribed(r);
       int patches = rec.stream("all").patches;
-      String answer = commitAndAnswerLsn("INSERT INTO scratch DEFAULT VALUES");
+      Position answer = commitAndAnswerLsn("INSERT INTO scratch DEFAULT VALUES");
       awaitDelivered(r, answer);
       assertAll(
           () -> assertEquals(patches, rec.stream("all").patches, "nothing this subscriber sees changed"),
-          () -> assertTrue(answer.endsWith("00000000")));
+          () -> assertTrue(answer.toString().endsWith("00000000")));
     }
   }
 
@@ -144,9 +145,9 @@ class DeliveredPositionTest {
       List<String> backwards = new CopyOnWriteArrayList<>();
       AtomicBoolean sampling = new AtomicBoolean(true);
       Thread sampler = Thread.ofPlatform().name("delivered-sampler").start(() -> {
-        String last = "";
+        Position last = Position.ZERO;
         while (sampling.get()) {
-          String now = r.deliveredPosition();
+          Position now = r.deliveredPosition();
           if (now.compareTo(last) < 0) {
             backwards.add(last + " -> " + now);
           }
@@ -154,7 +155,7 @@ class DeliveredPositionTest {
           Thread.onSpinWait();
         }
       });
-      String answer = "";
+      Position answer = Position.ZERO;
       try {
         for (int i = 0; i < 30; i++) {
           answer = i % 3 == 0
@@ -204,12 +205,13 @@ class DeliveredPositionTest {
       fixture.bus.publish(Subjects.POSITION, ("{\"v\":1,\"kind\":\"position\",\"lsn\":\"ffffffffffffffff00000001\","
           + "\"producer\":\"forged\",\"seq\":1}").getBytes(StandardCharsets.UTF_8));
       fixture.bus.publish(Subjects.POSITION, "{\"v\":1,\"kind\":\"position\"".getBytes(StandardCharsets.UTF_8));
-      String answer = commitAndAnswerLsn("INSERT INTO scratch DEFAULT VALUES");
+      Position answer = commitAndAnswerLsn("INSERT INTO scratch DEFAULT VALUES");
       awaitDelivered(r, answer);
       assertAll(
           () -> assertEquals(2, warnings.stream().filter(w -> w.getMessage().contains("undecodable")).count(),
               "each was logged: " + warnings.stream().map(LogRecord::getMessage).toList()),
-          () -> assertFalse(r.deliveredPosition().startsWith("ffffffff"), "the forged position was not taken"),
+          () -> assertFalse(r.deliveredPosition().toString().startsWith("ffffffff"),
+              "the forged position was not taken"),
           () -> assertEquals(0, r.stats().gaps(), "nor counted in any sequence"));
     } finally {
       log.removeHandler(handler);
@@ -219,40 +221,42 @@ class DeliveredPositionTest {
   @Test
   void aHeartbeatWaitsBehindATransactionStillBeingHandledAndNeverLowersThePosition() {
     DeliveredPosition d = new DeliveredPosition();
-    String row = "00000000000001a000000002";
-    String point = "00000000000001b000000000";
+    Position row = Position.parse("00000000000001a000000002");
+    Position point = Position.parse("00000000000001b000000000");
     d.dispatched(row, 1, 0);
     d.passed(point, 0);
-    String waiting = d.position();
-    d.passed("00000000000001c000000000", 0);
+    Position waiting = d.position();
+    d.passed(Position.parse("00000000000001c000000000"), 0);
     d.done(row);
-    String through = d.position();
+    Position through = d.position();
     d.passed(point, 0);
-    d.dispatched("00000000000001a000000009", 0, 0);
+    d.dispatched(Position.parse("00000000000001a000000009"), 0, 0);
     assertAll(
-        () -> assertEquals("", waiting, "a window still handles the transaction before the heartbeat"),
-        () -> assertEquals("00000000000001c000000000", through, "then the latest heartbeat, at once"),
-        () -> assertEquals("00000000000001c000000000", d.position(), "an older position or row never lowers it"),
-        () -> assertTrue(point.compareTo("00000000000001b000000001") < 0, "a point sorts before its commit's rows"));
+        () -> assertEquals(Position.ZERO, waiting, "a window still handles the transaction before the heartbeat"),
+        () -> assertEquals(Position.parse("00000000000001c000000000"), through, "then the latest heartbeat, at once"),
+        () -> assertEquals(Position.parse("00000000000001c000000000"), d.position(),
+            "an older position or row never lowers it"),
+        () -> assertTrue(point.compareTo(Position.parse("00000000000001b000000001")) < 0,
+            "a point sorts before its commit's rows"));
   }
 
   @Test
   void windowsFinishingOutOfOrderAndARedeliveryHoldThePositionUntilAllAreHandled() {
     DeliveredPosition d = new DeliveredPosition();
-    String a = "00000000000002a000000003";
-    String b = "00000000000002b000000001";
+    Position a = Position.parse("00000000000002a000000003");
+    Position b = Position.parse("00000000000002b000000001");
     d.dispatched(a, 2, 0);
     d.dispatched(b, 1, 0);
     d.dispatched(a, 1, 0);
     d.done(b);
-    String afterB = d.position();
+    Position afterB = d.position();
     d.done(a);
     d.done(a);
-    String afterTwoOfA = d.position();
+    Position afterTwoOfA = d.position();
     d.done(a);
     assertAll(
-        () -> assertEquals("", afterB, "b is handled, but a, before it, is not"),
-        () -> assertEquals("", afterTwoOfA, "a was handed out again: its first entry waits for all three windows"),
+        () -> assertEquals(Position.ZERO, afterB, "b is handled, but a, before it, is not"),
+        () -> assertEquals(Position.ZERO, afterTwoOfA, "a was handed out again: its first entry waits for all three windows"),
         () -> assertEquals(b, d.position(), "then both, at once"));
   }
 }

@@ -12,6 +12,7 @@ import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.DatabaseUrl;
@@ -45,7 +46,7 @@ final class LiveFixture implements AutoCloseable {
   final HikariDataSource pool;
   final Replicator replicator;
   /** The LSN of the last change of each transaction the bus delivered, by 32-bit xid. */
-  final Map<Long, String> lastLsnByXid = new ConcurrentHashMap<>();
+  final Map<Long, Position> lastLsnByXid = new ConcurrentHashMap<>();
 
   LiveFixture(TestDatabase db, String slot, List<Entity> entities) throws InterruptedException {
     this.db = db;
@@ -78,7 +79,7 @@ final class LiveFixture implements AutoCloseable {
    * Runs {@code sql} in one transaction, then a marker transaction, and returns the marker's LSN once the bus
    * delivered it: every change of {@code sql} is on the bus before that LSN.
    */
-  String commit(String sql) throws SQLException, InterruptedException {
+  Position commit(String sql) throws SQLException, InterruptedException {
     try (Connection c = db.connect()) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
@@ -90,13 +91,13 @@ final class LiveFixture implements AutoCloseable {
   }
 
   /** Waits until the bus delivered the transaction with 32-bit id {@code xid}; returns its last change's LSN. */
-  String awaitTransaction(long xid) throws InterruptedException {
+  Position awaitTransaction(long xid) throws InterruptedException {
     await("the bus delivers transaction " + xid, () -> lastLsnByXid.containsKey(xid));
     return lastLsnByXid.get(xid);
   }
 
   /** Commits a marker and waits until the bus delivered it; returns its LSN. */
-  String marker() throws SQLException, InterruptedException {
+  Position marker() throws SQLException, InterruptedException {
     long xid;
     try (Connection c = db.connect()) {
       c.setAutoCommit(false);
@@ -114,7 +115,7 @@ final class LiveFixture implements AutoCloseable {
   }
 
   /** Waits until {@code registry} turned every change up to {@code lsn} into frames. */
-  static void awaitSettled(LiveQueryRegistry registry, String lsn) throws InterruptedException {
+  static void awaitSettled(LiveQueryRegistry registry, Position lsn) throws InterruptedException {
     await("the registry settles through " + lsn, () -> registry.settledThrough(lsn));
   }
 

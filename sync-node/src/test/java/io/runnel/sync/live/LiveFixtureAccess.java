@@ -2,6 +2,7 @@ package io.runnel.sync.live;
 
 import io.runnel.bus.InProcessTransport;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Position;
 import io.runnel.testing.TestDatabase;
 import java.util.List;
 import javax.sql.DataSource;
@@ -31,7 +32,7 @@ public final class LiveFixtureAccess implements AutoCloseable {
   }
 
   /** Commits {@code sql} and a marker; returns the marker's LSN once the bus delivered it. */
-  public String commit(String sql) throws Exception {
+  public Position commit(String sql) throws Exception {
     return fixture.commit(sql);
   }
 

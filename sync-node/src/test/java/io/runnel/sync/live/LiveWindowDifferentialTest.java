@@ -17,6 +17,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonCodec;
@@ -32,9 +33,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The most important test of the project: after every committed transaction, each subscriber's list rebuilt from
@@ -174,7 +175,7 @@ class LiveWindowDifferentialTest {
         for (Step s : scenario.transactions().get(t)) {
           tx.append(w.sql(s));
         }
-        String lsn = fixture.commit(tx.toString());
+        Position lsn = fixture.commit(tx.toString());
         commits.incrementAndGet();
         LiveFixture.awaitSettled(registry, lsn);
         check(registry, recorder, scenario, orgs, "after transaction " + (t + 1) + ": " + tx);

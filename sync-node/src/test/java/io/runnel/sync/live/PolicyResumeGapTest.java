@@ -18,6 +18,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEnvelope;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.testing.FreshDatabase;
@@ -279,7 +280,7 @@ class PolicyResumeGapTest {
     try (LiveQueryRegistry r = registry(fixture.bus, 64L << 20)) {
       RecordingSubscriber rec = new RecordingSubscriber();
       subscribeAndWait(r, rec, "ada", ADA, null);
-      String lsn = fixture.commit("INSERT INTO docs VALUES ('" + prefix() + "d', 'acme', 'ada', 5)");
+      Position lsn = fixture.commit("INSERT INTO docs VALUES ('" + prefix() + "d', 'acme', 'ada', 5)");
       LiveFixture.awaitSettled(r, lsn);
       assertTrue(r.deliveredPosition().compareTo(lsn) >= 0, r.deliveredPosition() + " reaches " + lsn);
     }
@@ -295,7 +296,7 @@ class PolicyResumeGapTest {
       // The node has read the producer's stream before (a sequence check starts at the first message it sees).
       LiveFixture.awaitSettled(r, fixture.marker());
       lossy.loseNext = true;
-      String lsn = fixture.commit("INSERT INTO docs VALUES ('" + p + "lost', 'acme', 'ada', 1), ('" + p
+      Position lsn = fixture.commit("INSERT INTO docs VALUES ('" + p + "lost', 'acme', 'ada', 1), ('" + p
           + "kept', 'acme', 'ada', 2)");
       try {
         LiveFixture.await("a gap was seen and the window re-read", () -> r.stats().gaps() >= 1

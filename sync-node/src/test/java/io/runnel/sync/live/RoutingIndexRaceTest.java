@@ -7,9 +7,10 @@ import io.runnel.dsl.Dsl;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.ChangeOp;
-import io.runnel.replicator.Lsn;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ class RoutingIndexRaceTest {
   static final EntityRef T = EntityRef.of("t").key("id").columns(c -> c.int4("id").text("org").int4("v"));
   static final Entity E = Entity.of(T).table("public.t");
 
-  private static String lsn(long i) {
+  private static Position lsn(long i) {
     return new Lsn(i << 8).row(1);
   }
 
@@ -42,7 +43,7 @@ class RoutingIndexRaceTest {
         Dsl.select(T).where(Dsl.eq("org", "a")), new Lane("w", new AtomicLong()), ctx, () -> { });
     routing.add(w);
     routing.doneReading(w, List.of(), lsn(1));
-    AtomicReference<String> published = new AtomicReference<>(lsn(1));
+    AtomicReference<Position> published = new AtomicReference<>(lsn(1));
     AtomicReference<String> lost = new AtomicReference<>();
     Thread lane = Thread.ofPlatform().start(() -> {
       while (lost.get() == null && !Thread.currentThread().isInterrupted()) {
@@ -50,7 +51,7 @@ class RoutingIndexRaceTest {
       }
     });
     for (long i = 2; i < 200_000 && lost.get() == null; i++) {
-      String l = lsn(i);
+      Position l = lsn(i);
       routing.route(new ChangeEvent("public.t", "t", ChangeOp.UPDATE, "1", Row.of(Map.of("id", 1, "org", "a",
           "v", (int) i)), null, List.of(), l, i, true, 0L, null, "p", i));
       if (routing.keyEntries() != 1) {

@@ -14,6 +14,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
@@ -108,7 +109,7 @@ class SnapshotRaceTest {
           }
         });
         try {
-          String lsn = fixture.awaitTransaction(xid);
+          Position lsn = fixture.awaitTransaction(xid);
           LiveFixture.awaitSettled(registry, lsn);
           try (ResultSet r = s.executeQuery("SELECT count(*) FROM race_rows WHERE id = 2")) {
             r.next();

@@ -8,6 +8,7 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
+import io.runnel.protocol.Position;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ class WindowSubscribersTest {
     subs.add(new WindowSubscribers.Sub("s2", b, Actor.user("bob").inOrg("acme"), null));
     subs.add(new WindowSubscribers.Sub("s3", c, Actor.user("cy").inOrg("acme"), own));
     Row row = Row.of(Map.of("id", 1, "owner", "ada"));
-    Cursor cursor = new Cursor("items:0000000000000000@acme", "000000000000000100000001", 1);
+    Cursor cursor = new Cursor("items:0000000000000000@acme", Position.parse("000000000000000100000001"), 1);
     subs.publish(List.of(row), Map.of("w1", Set.of("1")), cursor);
     Object[] first = a.patches.getFirst();
     Object[] second = b.patches.getFirst();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.ResumeCursor;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
@@ -141,7 +142,7 @@ class FrameDecodeTest {
     assertAll(
         () -> assertTrue(text.length() > 200 * 1024, "the frame is over 200 KiB"),
         () -> assertInstanceOf(InboundFrame.Sub.class, f, "a resume"),
-        () -> assertEquals(new ResumeCursor("feed:d94946c8447dc964@acme", "00000016b374d84800000003",
+        () -> assertEquals(new ResumeCursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000003"),
             1_732_880_000_000L, new HashSet<>(keys)), ((InboundFrame.Sub) f).cursor(), "every id read"));
   }
 

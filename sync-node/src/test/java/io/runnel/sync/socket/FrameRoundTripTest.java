@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.Op;
@@ -68,7 +69,7 @@ class FrameRoundTripTest {
   Arbitrary<InboundFrame> inboundFrames() {
     Arbitrary<String> sids = texts(1, 64);
     Arbitrary<String> names = texts(1, 20);
-    Arbitrary<String> lsns = Arbitraries.strings().withChars("0123456789abcdef").ofLength(24);
+    Arbitrary<Position> lsns = Arbitraries.strings().withChars("0123456789abcdef").ofLength(24).map(Position::parse);
     Arbitrary<ResumeCursor> cursors = Combinators.combine(names, lsns, Arbitraries.longs().greaterOrEqual(0),
         texts(0, 40).set().ofMaxSize(6)).as(ResumeCursor::new);
     return Arbitraries.oneOf(
@@ -97,7 +98,8 @@ class FrameRoundTripTest {
         records.map(r -> new Op.Put(r, false, null)),
         Combinators.combine(texts(1, 8), texts(0, 12)).as(Op.Del::new));
     Arbitrary<Cursor> cursors = Combinators.combine(texts(1, 30),
-        Arbitraries.strings().withChars("0123456789abcdef").ofLength(24), Arbitraries.longs()).as(Cursor::new);
+        Arbitraries.strings().withChars("0123456789abcdef").ofLength(24).map(Position::parse), Arbitraries.longs())
+        .as(Cursor::new);
     return Combinators.combine(texts(1, 64), ops.list().ofMaxSize(5),
         Arbitraries.strings().withChars("0123456789abcdef").ofLength(32).list().ofMaxSize(2), cursors)
         .as(OutboundFrame.Patch::new);
@@ -122,8 +124,8 @@ class FrameRoundTripTest {
    */
   @Test
   void aSplicedPatchIsTheSameTextAsOneWrittenWhole() {
-    Cursor c1 = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000001", 1);
-    Cursor c2 = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000002", 2);
+    Cursor c1 = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000001"), 1);
+    Cursor c2 = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000002"), 2);
     List<Op> first = List.of(new Op.Put(new LiveRecord("posts", "7", JsonObject.builder().put("id", 7)
         .put("title", "h\u00e9\"llo\n").build()), true, null), new Op.Del("posts", "3"));
     List<Op> second = List.of(new Op.Del("posts", "7"));
@@ -141,7 +143,7 @@ class FrameRoundTripTest {
 
   @Test
   void framesRefuseValuesTheContractForbids() {
-    Cursor c = new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000000", 1);
+    Cursor c = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000000"), 1);
     assertAll(
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Refuse("s1", "org.acme",
             "X_FORBIDDEN", "c", "f"), "a refusal names a sid or a topic, not both"),
@@ -152,15 +154,15 @@ class FrameRoundTripTest {
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Snapshot("s".repeat(65),
             List.of(), c), "sid of 65"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 0,
-            "00000016b374d84800000000", null, null, null), "a heartbeat is positive"),
+            Position.parse("00000016b374d84800000000"), null, null, null), "a heartbeat is positive"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
-            "16/B374D848", null, null, null), "an lsn is 24 hex"),
+            Position.parse("16/B374D848"), null, null, null), "an lsn is 24 hex"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
-            "00000016b374d84800000000", 5L, null, null), "lagMs comes with asOf"),
+            Position.parse("00000016b374d84800000000"), 5L, null, null), "lagMs comes with asOf"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
-            "00000016b374d84800000000", -1L, 1L, null), "a lag is never negative"),
+            Position.parse("00000016b374d84800000000"), -1L, 1L, null), "a lag is never negative"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Records("org.acme", "e", 0,
-            "00000016b374d84800000000", List.of(), List.of()), "seq counts from 1"),
+            Position.parse("00000016b374d84800000000"), List.of(), List.of()), "seq counts from 1"),
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Presence("org.acme",
             java.util.Collections.nCopies(257, new PresenceMember("k", JsonObject.EMPTY, 0)), 300),
             "a roster lists at most 256"),
@@ -169,7 +171,7 @@ class FrameRoundTripTest {
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Reconnect(-1, "drain"),
             "no negative delay"),
         () -> assertThrows(IllegalArgumentException.class, () -> new InboundFrame.Sub("s1", "feed", JsonObject.EMPTY,
-            new ResumeCursor("q", "XYZ", 0, Set.of())), "a resume cursor's lsn is 24 hex"),
+            new ResumeCursor("q", Position.parse("XYZ"), 0, Set.of())), "a resume cursor's lsn is 24 hex"),
         () -> assertThrows(NullPointerException.class, () -> FrameCodec.decode(null), "null is no text"));
   }
 }

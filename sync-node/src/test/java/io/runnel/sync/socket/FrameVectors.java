@@ -1,5 +1,6 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.Position;
 import io.runnel.sync.live.Cursor;
 import io.runnel.sync.live.LiveQueryException;
 import io.runnel.sync.live.LiveRecord;
@@ -89,18 +90,20 @@ final class FrameVectors {
   }
 
   static Cursor cursor(String lsn) {
-    return new Cursor(QID, lsn, AT);
+    return new Cursor(QID, Position.parse(lsn), AT);
   }
 
   /** Each outbound vector file and the frame it holds. */
   static Map<String, OutboundFrame> outbound() {
     Map<String, OutboundFrame> v = new LinkedHashMap<>();
     v.put("out-hello.json",
-        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, "00000016b374d84800000003", null, null, true));
+        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), null,
+            null, true));
     v.put("out-hello-anonymous.json",
-        new OutboundFrame.Hello(1, "node-7f3a", null, 10_000, "00000016b374d84800000000", null, null, null));
+        new OutboundFrame.Hello(1, "node-7f3a", null, 10_000, Position.parse("00000016b374d84800000000"), null,
+            null, null));
     v.put("out-hello-as-of.json",
-        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, "00000016b374d84800000003", 420L,
+        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), 420L,
             1_732_880_000_000L, null));
     v.put("out-snapshot.json", new OutboundFrame.Snapshot("s1", List.of(post(row1()), post(row2())),
         cursor("00000016b374d84800000000")));
@@ -116,7 +119,7 @@ final class FrameVectors {
         "No channel declares the topic 'org.acme'.", "Join a topic of a declared channel."), null, "org.acme"));
     v.put("out-refuse-frame.json", OutboundFrame.Refuse.of(refusalOf("{\"t\":\"subscribe\"}")));
     v.put("out-records.json", new OutboundFrame.Records("org.acme", "5f0c2a9e81d4b3a7", 42,
-        "00000016b374d84800000002", List.of(new Op.Put(post(row3()), true, null), new Op.Del("posts",
+        Position.parse("00000016b374d84800000002"), List.of(new Op.Put(post(row3()), true, null), new Op.Del("posts",
         "9007199254740994")), List.of(WRITE)));
     v.put("out-gap.json", new OutboundFrame.Gap("org.acme", "5f0c2a9e81d4b3a8"));
     v.put("out-event.json", new OutboundFrame.Event("org.acme", "typing", JsonObject.builder()
@@ -140,7 +143,7 @@ final class FrameVectors {
         .put("orgId", "acme").put("limit", 20).put("since", "2024-11-29T12:00:00Z").put("views", "9007199254740993")
         .put("tag", JsonNull.NULL).put("title", "Grüße 🚀").build(), null));
     v.put("in-sub-resume.json", new InboundFrame.Sub("s1", "feed", in, new ResumeCursor(QID,
-        "00000016b374d84800000003", AT, Set.of("9007199254740995", "9007199254740993"))));
+        Position.parse("00000016b374d84800000003"), AT, Set.of("9007199254740995", "9007199254740993"))));
     v.put("in-unsub.json", new InboundFrame.Unsub("s1"));
     v.put("in-join.json", new InboundFrame.Join("org.acme", new ChannelCursor("5f0c2a9e81d4b3a7", 42),
         JsonObject.builder().put("name", "Ada").build()));
