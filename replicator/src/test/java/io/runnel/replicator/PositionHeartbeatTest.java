@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import static io.runnel.replicator.Changes.key;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -98,7 +99,7 @@ class PositionHeartbeatTest {
     ChangeEvent change = h.next();
     PositionEvent reached = awaitPositionReaching(answer).getLast();
     assertAll(
-        () -> assertEquals(Integer.toString(id), change.key()),
+        () -> assertEquals(Integer.toString(id), key(change)),
         () -> assertTrue(Lsn.ofPosition(change.lsn()).compareTo(reached.through()) < 0,
             "the change's commit " + change.lsn() + " is below the position " + reached.point()),
         () -> assertTrue(h.messages.indexOf(change) < h.messages.indexOf(reached), "the change went first"));

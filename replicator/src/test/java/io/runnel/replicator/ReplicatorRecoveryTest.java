@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import static io.runnel.replicator.Changes.key;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,11 +44,11 @@ class ReplicatorRecoveryTest {
     while (missing > 0) {
       ChangeEvent e = h.next();
       events++;
-      String before = lsnByKey.putIfAbsent(e.key(), e.lsn());
+      String before = lsnByKey.putIfAbsent(key(e), e.lsn());
       if (before != null) {
-        assertEquals(before, e.lsn(), "a redelivered change of key " + e.key() + " carries the identical lsn");
+        assertEquals(before, e.lsn(), "a redelivered change of key " + key(e) + " carries the identical lsn");
       } else {
-        int id = Integer.parseInt(e.key());
+        int id = Integer.parseInt(key(e));
         missing -= id >= from && id <= to ? 1 : 0;
       }
     }
@@ -77,7 +78,7 @@ class ReplicatorRecoveryTest {
         db.execute("INSERT INTO rows SELECT g, 'v' || g FROM generate_series(1, 40000) g");
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn());
+          seen.put(key(e), e.lsn());
         }
         db.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'kill_walsender'");
         int events = collect(h, seen, 1, 40_000) + 1000;
@@ -103,7 +104,7 @@ class ReplicatorRecoveryTest {
         }
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn());
+          seen.put(key(e), e.lsn());
         }
         pg.restart();
         collect(h, seen, 1, 40_000);
@@ -122,7 +123,7 @@ class ReplicatorRecoveryTest {
         h.replicator.start();
         h.awaitStreaming();
         db.execute("INSERT INTO rows VALUES (1, 'accepted')");
-        assertEquals("1", h.next().key());
+        assertEquals("1", key(h.next()));
         await("the first commit is confirmed", () -> h.replicator.stats().confirmedLsn() != null
             && h.replicator.stats().lagBytes() == 0);
         Lsn before = slotConfirmed(db);
@@ -143,7 +144,7 @@ class ReplicatorRecoveryTest {
         refusing.refusing.set(false);
         List<ChangeEvent> rest = h.take(49);
         for (int i = 0; i < rest.size(); i++) {
-          assertEquals(Integer.toString(i + 2), rest.get(i).key(), "in commit order");
+          assertEquals(Integer.toString(i + 2), key(rest.get(i)), "in commit order");
         }
         await("the slot advances again", () -> slotConfirmed(db).compareTo(before) > 0);
       }
@@ -188,7 +189,7 @@ class ReplicatorRecoveryTest {
             + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
         await("the stream stopped and was redialled", () -> h.replicator.stats().restarts() >= 1);
         db.execute("INSERT INTO rows VALUES (2, 'b')");
-        assertEquals("2", h.next().key());
+        assertEquals("2", key(h.next()));
         assertTrue(h.replicator.stats().lastFailure() == null
             || h.replicator.stats().lastFailure().contains("advisory lock"), h.replicator.stats().lastFailure());
       }

@@ -61,8 +61,8 @@ class WireFormatTest {
     values.put("id", 9007199254740993L);
     values.put("title", null);
     values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
-    ChangeEvent e = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "9007199254740993", Row.of(values),
-        Row.of(Map.of("id", 1L)), List.of("body"), "00000016b374d84800000001", 4_000_000_000L, true,
+    ChangeEvent e = new ChangeEvent.Update("public.posts", "posts", "9007199254740993", Row.of(values),
+        Row.of(Map.of("id", 1L)), List.of("body"), false, "00000016b374d84800000001", 4_000_000_000L, true,
         1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
@@ -79,10 +79,10 @@ class WireFormatTest {
 
   @Test
   void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
-    ChangeEvent whole = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "7",
+    ChangeEvent.Update whole = new ChangeEvent.Update("public.posts", "posts", "7",
         Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
-        Row.of(Map.of("id", 6L)), List.of(), "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8);
-    ChangeEvent cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
+        Row.of(Map.of("id", 6L)), List.of(), false, "00000016b374d84800000002", 5, false, 1L, null, "abcd", 8);
+    ChangeEvent.Update cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
     byte[] bytes = ChangeEnvelope.encode(cut, types);
@@ -98,9 +98,8 @@ class WireFormatTest {
             "lsn", "xid", "last", "commitTime", "write", "producer", "seq", "source"),
             List.copyOf(json.members().keySet())),
         () -> assertEquals(cut, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)),
-        () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent("public.posts", "posts",
-            ChangeOp.TRUNCATE, null, null, null, List.of(), true, "00000016b374d84800000001", 5, true, 1L, null,
-            "abcd", 9)));
+        () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent.Truncate("public.posts", "posts",
+            "00000016b374d84800000001", 5, true, 1L, null, "abcd", 9).keyOnly(List.of("id"), List.of("id"))));
   }
 
   @Test
