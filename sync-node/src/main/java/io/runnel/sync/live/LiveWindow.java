@@ -180,7 +180,7 @@ final class LiveWindow {
       }
       subscribers.add(s);
       if (!loaded) {
-        count(cursor == null ? null : new Resume.Snapshot(Resume.Reason.WINDOW_NEW));
+        count(cursor == null ? null : new Resume.Snapshot());
         waiting.add(() -> subscribers.snapshot(s, rows.visible(), cursor()));
         return;
       }
@@ -196,18 +196,18 @@ final class LiveWindow {
 
   private Resume decide(Cursor cursor) {
     if (ctx.clock().millis() - cursor.at() > ctx.maxLagMillis()) {
-      return new Resume.Snapshot(Resume.Reason.TOO_OLD);
+      return new Resume.Snapshot();
     }
     if (cursor.lsn().compareTo(ring.floor()) < 0
         || (ring.floorAmbiguous() && cursor.lsn().equals(ring.floor()))) {
-      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+      return new Resume.Snapshot();
     }
     PatchRing.Replay replay = ring.since(cursor.lsn());
     if (replay == null) {
-      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+      return new Resume.Snapshot();
     }
     if (replay.entries().size() >= ctx.snapshotCost()) {
-      return new Resume.Snapshot(Resume.Reason.TOO_COSTLY);
+      return new Resume.Snapshot();
     }
     return new Resume.Delta(replay);
   }
