@@ -114,6 +114,29 @@ class WireFormatTest {
   }
 
   @Test
+  void anEnvelopeWhosePartsDoNotFitItsOpIsACodedRefusal() {
+    String head = "{\"v\":1,\"kind\":\"change\",\"table\":\"public.posts\",\"entity\":null,\"op\":";
+    String tail = ",\"lsn\":\"00000016b374d84800000001\",\"xid\":5,\"last\":true,\"commitTime\":1,"
+        + "\"write\":null,\"producer\":\"abcd\",\"seq\":1,\"source\":\"replicator\"}";
+    Map<String, String> misfits = new LinkedHashMap<>();
+    misfits.put("a delete with a row", "\"delete\",\"key\":\"1\",\"row\":{\"id\":1},\"old\":{\"id\":1},\"omitted\":[]");
+    misfits.put("a delete without an old row", "\"delete\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("an insert with an old row",
+        "\"insert\",\"key\":\"1\",\"row\":{\"id\":1},\"old\":{\"id\":1},\"omitted\":[]");
+    misfits.put("an update without a row", "\"update\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("a truncate with a key", "\"truncate\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("an oversized truncate",
+        "\"truncate\",\"key\":null,\"row\":null,\"old\":null,\"omitted\":[],\"oversized\":true");
+    String truncate = "\"truncate\",\"key\":null,\"row\":null,\"old\":null,\"omitted\":[]";
+    assertAll(misfits.entrySet().stream().map(m -> () -> assertEquals(ErrorCode.X_INPUT_INVALID,
+        assertThrows(RunnelException.class, () -> ChangeEnvelope.decode(
+            (head + m.getValue() + tail).getBytes(StandardCharsets.UTF_8), n -> null), m.getKey()).code())));
+    assertEquals(new ChangeEvent.Truncate("public.posts", null, "00000016b374d84800000001", 5, true, 1L, null, "abcd",
+        1), ChangeEnvelope.decode((head + truncate + tail).getBytes(StandardCharsets.UTF_8), n -> null),
+        "a truncate as the replicator writes it");
+  }
+
+  @Test
   void theDecoderRefusesWhatPgoutputMustNotSendWithTheFix() {
     ReplicationException streamed = assertThrows(ReplicationException.class,
         () -> PgOutputDecoder.decode(ByteBuffer.wrap(new byte[] {'S', 0, 0, 0, 1, 1})));
