@@ -35,8 +35,9 @@ import java.util.function.Function;
  *  "old":null,"omitted":[],"lsn":"<24 hex>","xid":731,"last":true,"commitTime":1732880000000,"write":null,
  *  "producer":"…","seq":42,"source":"replicator"}}</pre>
  *
- * <p>An oversized change ({@link ChangeEvent#oversized}) adds {@code "oversized":true} after {@code omitted}; the
- * field is absent otherwise.
+ * <p>An oversized change ({@link ChangeEvent#keyOnly}) adds {@code "oversized":true} after {@code omitted}; the
+ * field is absent otherwise. The parts a variant does not carry are written as {@code null} ({@code key},
+ * {@code row}, {@code old}) and {@code []} ({@code omitted}).
  *
  * <p>The same stream carries position heartbeats: a consumer of {@code runnel.changes.>} decodes with
  * {@link BusEnvelope#decode}, which returns either.
@@ -62,6 +63,34 @@ public final class ChangeEnvelope {
    * @throws IllegalArgumentException when a row holds a column {@code columnTypes} lacks
    */
   public static byte[] encode(ChangeEvent event, Map<String, ColumnType> columnTypes) {
+    // What the variant does not carry is written as null, null, [] and (oversized) absent, as it always was.
+    String key = null;
+    Row row = null;
+    Row old = null;
+    List<String> omitted = List.of();
+    boolean oversized = false;
+    switch (event) {
+      case ChangeEvent.Insert i -> {
+        key = i.key();
+        row = i.row();
+        omitted = i.omitted();
+        oversized = i.oversized();
+      }
+      case ChangeEvent.Update u -> {
+        key = u.key();
+        row = u.row();
+        old = u.old();
+        omitted = u.omitted();
+        oversized = u.oversized();
+      }
+      case ChangeEvent.Delete d -> {
+        key = d.key();
+        old = d.old();
+        omitted = d.omitted();
+        oversized = d.oversized();
+      }
+      case ChangeEvent.Truncate t -> { }
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.writeStartObject();
@@ -69,18 +98,18 @@ public final class ChangeEnvelope {
       g.writeStringField("kind", BusEnvelope.KIND_CHANGE);
       g.writeStringField("table", event.table());
       g.writeStringField("entity", event.entity());
-      g.writeStringField("op", event.op().wireName());
-      g.writeStringField("key", event.key());
+      g.writeStringField("op", ChangeOp.of(event).wireName());
+      g.writeStringField("key", key);
       g.writeFieldName("row");
-      writeRow(g, event.row(), columnTypes);
+      writeRow(g, row, columnTypes);
       g.writeFieldName("old");
-      writeRow(g, event.old(), columnTypes);
+      writeRow(g, old, columnTypes);
       g.writeArrayFieldStart("omitted");
-      for (String c : event.omitted()) {
+      for (String c : omitted) {
         g.writeString(c);
       }
       g.writeEndArray();
-      if (event.oversized()) {
+      if (oversized) {
         g.writeBooleanField("oversized", true);
       }
       g.writeStringField("lsn", event.lsn().toString());
@@ -121,7 +150,9 @@ public final class ChangeEnvelope {
    * rows of any other table keep their JSON values.
    *
    * @throws InputInvalidException ({@code X_INPUT_INVALID}, path "") for an envelope that is not this version's JSON
-   *     of a change (a position heartbeat included: decode the stream with {@link BusEnvelope#decode})
+   *     of a change (a position heartbeat included: decode the stream with {@link BusEnvelope#decode}), or whose
+   *     parts do not fit its {@code op} (an insert or update without a row, a delete without an old row or with a
+   *     row, an insert with an old row, a truncate with a key, a row or an old row, omitted columns or oversized)
    */
   public static ChangeEvent decode(byte[] payload, Function<String, @Nullable EntityRef> entities) {
     return switch (BusEnvelope.decode(payload, entities)) {
@@ -143,24 +174,60 @@ public final class ChangeEnvelope {
       for (JsonNode c : n.path("omitted")) {
         omitted.add(c.asText());
       }
-      return new ChangeEvent(
-          canonical(required(n, "table")),
-          entityName == null ? null : canonical(entityName),
-          ChangeOp.ofWireName(required(n, "op")),
-          text(n, "key"),
-          row(n.get("row"), entity),
-          row(n.get("old"), entity),
-          omitted,
-          n.path("oversized").asBoolean(false),
-          Position.parse(required(n, "lsn")),
-          n.path("xid").asLong(),
-          n.path("last").asBoolean(),
-          n.path("commitTime").asLong(),
-          text(n, "write"),
-          canonical(required(n, "producer")),
-          n.path("seq").asLong());
+      String table = canonical(required(n, "table"));
+      String entityOut = entityName == null ? null : canonical(entityName);
+      ChangeOp op = ChangeOp.ofWireName(required(n, "op"));
+      String key = text(n, "key");
+      Row row = row(n.get("row"), entity);
+      Row old = row(n.get("old"), entity);
+      boolean oversized = n.path("oversized").asBoolean(false);
+      Position lsn = Position.parse(required(n, "lsn"));
+      long xid = n.path("xid").asLong();
+      boolean last = n.path("last").asBoolean();
+      long commitTime = n.path("commitTime").asLong();
+      String write = text(n, "write");
+      String producer = canonical(required(n, "producer"));
+      long seq = n.path("seq").asLong();
+      return switch (op) {
+        case INSERT -> {
+          absent(old, "old", op);
+          yield new ChangeEvent.Insert(table, entityOut, key, present(row, "row"), omitted, oversized, lsn, xid,
+              last, commitTime, write, producer, seq);
+        }
+        case UPDATE -> new ChangeEvent.Update(table, entityOut, key, present(row, "row"), old, omitted, oversized,
+            lsn, xid, last, commitTime, write, producer, seq);
+        case DELETE -> {
+          absent(row, "row", op);
+          yield new ChangeEvent.Delete(table, entityOut, key, present(old, "old"), omitted, oversized, lsn, xid,
+              last, commitTime, write, producer, seq);
+        }
+        case TRUNCATE -> {
+          absent(key, "key", op);
+          absent(row, "row", op);
+          absent(old, "old", op);
+          if (!omitted.isEmpty() || oversized) {
+            throw new IllegalArgumentException("A truncate carries no row, so it cannot be oversized");
+          }
+          yield new ChangeEvent.Truncate(table, entityOut, lsn, xid, last, commitTime, write, producer, seq);
+        }
+      };
     } catch (IllegalArgumentException | NullPointerException | ClassCastException e) {
       throw BusEnvelope.invalid("(a change) is malformed: " + e.getMessage());
+    }
+  }
+
+  /** {@code value}, a part {@code field} the envelope's op requires. */
+  private static <T> T present(@Nullable T value, String field) {
+    if (value == null) {
+      throw new IllegalArgumentException("field '" + field + "' is missing");
+    }
+    return value;
+  }
+
+  /** Refuses a part {@code field} that a change of {@code op} does not carry. */
+  private static void absent(@Nullable Object value, String field, ChangeOp op) {
+    if (value != null) {
+      throw new IllegalArgumentException("an envelope of op '" + op.wireName() + "' carries no '" + field + "'");
     }
   }
 

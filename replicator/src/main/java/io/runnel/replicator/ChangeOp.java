@@ -1,18 +1,21 @@
 package io.runnel.replicator;
 
-/** What a change did; the envelope spells it in lower case. */
-public enum ChangeOp {
-  /** A new row. */
+/**
+ * The envelope's {@code op} field: which {@link ChangeEvent} variant an envelope holds, spelled in lower case. Only
+ * the wire and the raw {@link WalChange} use it; consumers switch over the variants themselves.
+ */
+enum ChangeOp {
+  /** A {@link ChangeEvent.Insert}. */
   INSERT,
-  /** A changed row. */
+  /** A {@link ChangeEvent.Update}. */
   UPDATE,
-  /** A removed row. */
+  /** A {@link ChangeEvent.Delete}. */
   DELETE,
-  /** Every row of the table removed. */
+  /** A {@link ChangeEvent.Truncate}. */
   TRUNCATE;
 
   /** The envelope's spelling: {@code insert}, {@code update}, {@code delete}, {@code truncate}. */
-  public String wireName() {
+  String wireName() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
@@ -21,12 +24,22 @@ public enum ChangeOp {
    *
    * @throws IllegalArgumentException for any other spelling
    */
-  public static ChangeOp ofWireName(String name) {
+  static ChangeOp ofWireName(String name) {
     for (ChangeOp op : values()) {
       if (op.wireName().equals(name)) {
         return op;
       }
     }
     throw new IllegalArgumentException("Unknown change op '" + name + "'");
+  }
+
+  /** The op of {@code change}'s variant. */
+  static ChangeOp of(ChangeEvent change) {
+    return switch (change) {
+      case ChangeEvent.Insert i -> INSERT;
+      case ChangeEvent.Update u -> UPDATE;
+      case ChangeEvent.Delete d -> DELETE;
+      case ChangeEvent.Truncate t -> TRUNCATE;
+    };
   }
 }

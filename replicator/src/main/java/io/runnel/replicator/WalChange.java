@@ -3,6 +3,7 @@ package io.runnel.replicator;
 import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One row change as the replicator decoded it from the WAL, its values still pgoutput's text: what
@@ -11,10 +12,10 @@ import java.util.List;
  * byte.
  *
  * @param schema the table's schema, which types and names the tuples' columns
- * @param op what happened
+ * @param op what happened: which {@link ChangeEvent} variant {@link #event()} builds
  * @param key the record key, or null (a truncate, or a key the WAL did not carry)
  * @param tuple the new tuple (insert, update), relation order; null for delete and truncate
- * @param oldTuple the old tuple when the WAL carried one, else null
+ * @param oldTuple the old tuple when the WAL carried one (always for a delete), else null
  * @param oldKeyOnly whether {@code oldTuple} is a key tuple (pgoutput's {@code K}): only key columns are read
  * @param lsn the commit LSN and the row's place in the transaction
  * @param xid the top-level transaction id, 32 bits unsigned
@@ -45,10 +46,26 @@ record WalChange(
    * @throws io.runnel.dsl.ValueInvalidException when a value does not parse as its column's type
    */
   ChangeEvent event() {
-    TableSchema.Tuple row = tuple == null ? null : schema.read(tuple, false);
-    TableSchema.Tuple old = oldTuple == null ? null : schema.read(oldTuple, oldKeyOnly);
-    return new ChangeEvent(schema.table(), schema.entity() == null ? null : schema.entity().name(), op, key,
-        row == null ? null : row.row(), old == null ? null : old.row(), row == null ? List.of() : row.omitted(),
-        lsn, xid, last, commitTime, write, producer, seq);
+    String table = schema.table();
+    String entity = schema.entity() == null ? null : schema.entity().name();
+    return switch (op) {
+      case INSERT -> {
+        TableSchema.Tuple row = schema.read(Objects.requireNonNull(tuple, "an insert's tuple"), false);
+        yield new ChangeEvent.Insert(table, entity, key, row.row(), row.omitted(), false, lsn, xid, last, commitTime,
+            write, producer, seq);
+      }
+      case UPDATE -> {
+        TableSchema.Tuple row = schema.read(Objects.requireNonNull(tuple, "an update's tuple"), false);
+        TableSchema.Tuple old = oldTuple == null ? null : schema.read(oldTuple, oldKeyOnly);
+        yield new ChangeEvent.Update(table, entity, key, row.row(), old == null ? null : old.row(), row.omitted(),
+            false, lsn, xid, last, commitTime, write, producer, seq);
+      }
+      case DELETE -> {
+        TableSchema.Tuple old = schema.read(Objects.requireNonNull(oldTuple, "a delete's old tuple"), oldKeyOnly);
+        yield new ChangeEvent.Delete(table, entity, key, old.row(), List.of(), false, lsn, xid, last, commitTime,
+            write, producer, seq);
+      }
+      case TRUNCATE -> new ChangeEvent.Truncate(table, entity, lsn, xid, last, commitTime, write, producer, seq);
+    };
   }
 }

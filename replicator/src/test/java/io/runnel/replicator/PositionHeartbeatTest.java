@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import static io.runnel.replicator.Changes.key;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.sql.Connection;
@@ -99,7 +101,7 @@ class PositionHeartbeatTest {
     ChangeEvent change = h.next();
     PositionEvent reached = awaitPositionReaching(answer).getLast();
     assertAll(
-        () -> assertEquals(Integer.toString(id), change.key()),
+        () -> assertEquals(Integer.toString(id), key(change)),
         () -> assertTrue(change.lsn().lsn().compareTo(reached.through()) < 0,
             "the change's commit " + change.lsn() + " is below the position " + reached.point()),
         () -> assertTrue(h.messages.indexOf(change) < h.messages.indexOf(reached), "the change went first"));

@@ -1,13 +1,15 @@
 package io.runnel.replicator;
 
+import static io.runnel.replicator.Changes.key;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
-import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
+import io.runnel.dsl.EntityRef;
 import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Position;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
@@ -44,11 +46,11 @@ class ReplicatorRecoveryTest {
     while (missing > 0) {
       ChangeEvent e = h.next();
       events++;
-      String before = lsnByKey.putIfAbsent(e.key(), e.lsn().toString());
+      String before = lsnByKey.putIfAbsent(key(e), e.lsn().toString());
       if (before != null) {
-        assertEquals(before, e.lsn().toString(), "a redelivered change of key " + e.key() + " carries the identical lsn");
+        assertEquals(before, e.lsn().toString(), "a redelivered change of key " + key(e) + " carries the identical lsn");
       } else {
-        int id = Integer.parseInt(e.key());
+        int id = Integer.parseInt(key(e));
         missing -= id >= from && id <= to ? 1 : 0;
       }
     }
@@ -78,7 +80,7 @@ class ReplicatorRecoveryTest {
         db.execute("INSERT INTO rows SELECT g, 'v' || g FROM generate_series(1, 40000) g");
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn().toString());
+          seen.put(key(e), e.lsn().toString());
         }
         db.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'kill_walsender'");
         int events = collect(h, seen, 1, 40_000) + 1000;
@@ -104,7 +106,7 @@ class ReplicatorRecoveryTest {
         }
         Map<String, String> seen = new HashMap<>();
         for (ChangeEvent e : h.take(1000)) {
-          seen.put(e.key(), e.lsn().toString());
+          seen.put(key(e), e.lsn().toString());
         }
         pg.restart();
         collect(h, seen, 1, 40_000);
@@ -123,7 +125,7 @@ class ReplicatorRecoveryTest {
         h.replicator.start();
         h.awaitStreaming();
         db.execute("INSERT INTO rows VALUES (1, 'accepted')");
-        assertEquals("1", h.next().key());
+        assertEquals("1", key(h.next()));
         await("the first commit is confirmed", () -> h.replicator.stats().confirmedLsn() != null
             && h.replicator.stats().lagBytes() == 0);
         Lsn before = slotConfirmed(db);
@@ -144,7 +146,7 @@ class ReplicatorRecoveryTest {
         refusing.refusing.set(false);
         List<ChangeEvent> rest = h.take(49);
         for (int i = 0; i < rest.size(); i++) {
-          assertEquals(Integer.toString(i + 2), rest.get(i).key(), "in commit order");
+          assertEquals(Integer.toString(i + 2), key(rest.get(i)), "in commit order");
         }
         await("the slot advances again", () -> slotConfirmed(db).compareTo(before) > 0);
       }
@@ -189,7 +191,7 @@ class ReplicatorRecoveryTest {
             + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
         await("the stream stopped and was redialled", () -> h.replicator.stats().restarts() >= 1);
         db.execute("INSERT INTO rows VALUES (2, 'b')");
-        assertEquals("2", h.next().key());
+        assertEquals("2", key(h.next()));
         assertTrue(h.replicator.stats().lastFailure() == null
             || h.replicator.stats().lastFailure().contains("advisory lock"), h.replicator.stats().lastFailure());
       }

@@ -63,9 +63,9 @@ class WireFormatTest {
     values.put("id", 9007199254740993L);
     values.put("title", null);
     values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
-    ChangeEvent e = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "9007199254740993", Row.of(values),
-        Row.of(Map.of("id", 1L)), List.of("body"), Position.parse("00000016b374d84800000001"), 4_000_000_000L, true,
-        1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
+    ChangeEvent e = new ChangeEvent.Update("public.posts", "posts", "9007199254740993", Row.of(values),
+        Row.of(Map.of("id", 1L)), List.of("body"), false, Position.parse("00000016b374d84800000001"), 4_000_000_000L,
+        true, 1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
     byte[] bytes = ChangeEnvelope.encode(e, types);
@@ -81,10 +81,11 @@ class WireFormatTest {
 
   @Test
   void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
-    ChangeEvent whole = new ChangeEvent("public.posts", "posts", ChangeOp.UPDATE, "7",
+    ChangeEvent.Update whole = new ChangeEvent.Update("public.posts", "posts", "7",
         Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
-        Row.of(Map.of("id", 6L)), List.of(), Position.parse("00000016b374d84800000002"), 5, false, 1L, null, "abcd", 8);
-    ChangeEvent cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
+        Row.of(Map.of("id", 6L)), List.of(), false, Position.parse("00000016b374d84800000002"), 5, false, 1L, null,
+        "abcd", 8);
+    ChangeEvent.Update cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
     Map<String, ColumnType> types = new LinkedHashMap<>();
     POSTS.columns().forEach(c -> types.put(c.name(), c.type()));
     byte[] bytes = ChangeEnvelope.encode(cut, types);
@@ -100,9 +101,9 @@ class WireFormatTest {
             "lsn", "xid", "last", "commitTime", "write", "producer", "seq", "source"),
             List.copyOf(json.members().keySet())),
         () -> assertEquals(cut, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)),
-        () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent("public.posts", "posts",
-            ChangeOp.TRUNCATE, null, null, null, List.of(), true, Position.parse("00000016b374d84800000001"), 5, true, 1L, null,
-            "abcd", 9)));
+        () -> assertThrows(IllegalArgumentException.class, () -> new ChangeEvent.Truncate("public.posts", "posts",
+            Position.parse("00000016b374d84800000001"), 5, true, 1L, null, "abcd", 9)
+            .keyOnly(List.of("id"), List.of("id"))));
   }
 
   @Test
@@ -114,6 +115,29 @@ class WireFormatTest {
             () -> ChangeEnvelope.decode("{\"v\":2}".getBytes(StandardCharsets.UTF_8), n -> null)).code()),
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
             () -> ChangeEnvelope.decode("{\"v\":1,\"table\":\"t\"}".getBytes(StandardCharsets.UTF_8), n -> null)).code()));
+  }
+
+  @Test
+  void anEnvelopeWhosePartsDoNotFitItsOpIsACodedRefusal() {
+    String head = "{\"v\":1,\"kind\":\"change\",\"table\":\"public.posts\",\"entity\":null,\"op\":";
+    String tail = ",\"lsn\":\"00000016b374d84800000001\",\"xid\":5,\"last\":true,\"commitTime\":1,"
+        + "\"write\":null,\"producer\":\"abcd\",\"seq\":1,\"source\":\"replicator\"}";
+    Map<String, String> misfits = new LinkedHashMap<>();
+    misfits.put("a delete with a row", "\"delete\",\"key\":\"1\",\"row\":{\"id\":1},\"old\":{\"id\":1},\"omitted\":[]");
+    misfits.put("a delete without an old row", "\"delete\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("an insert with an old row",
+        "\"insert\",\"key\":\"1\",\"row\":{\"id\":1},\"old\":{\"id\":1},\"omitted\":[]");
+    misfits.put("an update without a row", "\"update\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("a truncate with a key", "\"truncate\",\"key\":\"1\",\"row\":null,\"old\":null,\"omitted\":[]");
+    misfits.put("an oversized truncate",
+        "\"truncate\",\"key\":null,\"row\":null,\"old\":null,\"omitted\":[],\"oversized\":true");
+    String truncate = "\"truncate\",\"key\":null,\"row\":null,\"old\":null,\"omitted\":[]";
+    assertAll(misfits.entrySet().stream().map(m -> () -> assertEquals(ErrorCode.X_INPUT_INVALID,
+        assertThrows(RunnelException.class, () -> ChangeEnvelope.decode(
+            (head + m.getValue() + tail).getBytes(StandardCharsets.UTF_8), n -> null), m.getKey()).code())));
+    assertEquals(new ChangeEvent.Truncate("public.posts", null, Position.parse("00000016b374d84800000001"), 5, true,
+        1L, null, "abcd", 1), ChangeEnvelope.decode((head + truncate + tail).getBytes(StandardCharsets.UTF_8), n -> null),
+        "a truncate as the replicator writes it");
   }
 
   @Test

@@ -40,7 +40,12 @@ import org.junit.jupiter.api.Test;
 @FreshDatabase
 class LagReadinessTest {
 
-  static final Duration THRESHOLD = Duration.ofMillis(1500);
+  /**
+   * Above an idle node's largest lag: the replicator probes PostgreSQL's clock every 500 ms and an idle heartbeat
+   * carries the last probe's time once a second, so an idle node's lag reaches 1.5 s plus scheduling (1,505 ms was
+   * seen on a loaded machine with a 1.5 s threshold).
+   */
+  static final Duration THRESHOLD = Duration.ofMillis(2500);
   final HttpClient http = HttpClient.newHttpClient();
 
   JsonObject readyz(SyncNode node) throws Exception {

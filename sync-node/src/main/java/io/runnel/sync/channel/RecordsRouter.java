@@ -149,33 +149,33 @@ final class RecordsRouter implements ChangeListener {
 
   private void route(Routing r, Binding b, ChangeEvent c) {
     String type = b.entity().name();
-    switch (c.op()) {
-      case TRUNCATE -> r.channelGap(b.channel(), null);
-      case INSERT -> {
-        Row row = Objects.requireNonNull(c.row(), "an insert's row");
+    switch (c) {
+      case ChangeEvent.Truncate t -> r.channelGap(b.channel(), null);
+      case ChangeEvent.Insert i -> {
+        Row row = i.row();
         Place to = place(b, row);
         if (!to.known()) {
           r.channelGap(b.channel(), null);
         } else if (to.topic() != null) {
-          upsert(r, b, to.topic(), c, row);
+          upsert(r, b, to.topic(), i.key(), i.write(), row);
         }
       }
-      case DELETE -> {
-        Place from = c.old() != null && hasAll(c.old(), b.columns()) ? place(b, c.old()) : Place.UNKNOWN;
+      case ChangeEvent.Delete d -> {
+        Place from = hasAll(d.old(), b.columns()) ? place(b, d.old()) : Place.UNKNOWN;
         if (!from.known()) {
           r.channelGap(b.channel(), null);
-        } else if (from.topic() != null && c.key() != null) {
-          r.op(from.topic(), new Op.Del(type, c.key()), c.write());
+        } else if (from.topic() != null && d.key() != null) {
+          r.op(from.topic(), new Op.Del(type, d.key()), d.write());
         }
       }
-      case UPDATE -> update(r, b, c);
+      case ChangeEvent.Update u -> update(r, b, u);
     }
   }
 
-  private void update(Routing r, Binding b, ChangeEvent c) {
+  private void update(Routing r, Binding b, ChangeEvent.Update c) {
     String type = b.entity().name();
     Row old = c.old();
-    Row row = Objects.requireNonNull(c.row(), "an update's row");
+    Row row = c.row();
     for (String omitted : c.omitted()) {
       if (old != null && old.has(omitted)) {
         row = row.with(omitted, old.get(omitted));
@@ -200,7 +200,7 @@ final class RecordsRouter implements ChangeListener {
       if (!oldKey.equals(key) && (!from.known() || to.topic().equals(from.topic()))) {
         r.op(to.topic(), new Op.Del(type, oldKey), c.write());
       }
-      upsert(r, b, to.topic(), c, row);
+      upsert(r, b, to.topic(), c.key(), c.write(), row);
     }
     if (from.known() && from.topic() != null && !from.topic().equals(to.topic())) {
       r.op(from.topic(), new Op.Del(type, oldKey), c.write());
@@ -211,7 +211,7 @@ final class RecordsRouter implements ChangeListener {
   }
 
   /** A put of the whole row on {@code topic}, or, when the row is not whole, a gap of that topic. */
-  private void upsert(Routing r, Binding b, String topic, ChangeEvent c, Row row) {
+  private void upsert(Routing r, Binding b, String topic, @Nullable String key, @Nullable String write, Row row) {
     EntityRef e = b.entity();
     if (!whole(e, row)) {
       if (topics.get(topic) != null) {
@@ -219,8 +219,8 @@ final class RecordsRouter implements ChangeListener {
       }
       return;
     }
-    r.op(topic, new Op.Put(new LiveRecord(e.name(), Objects.requireNonNull(c.key(), "key"), e.rowToJson(row)), false,
-        null), c.write());
+    r.op(topic, new Op.Put(new LiveRecord(e.name(), Objects.requireNonNull(key, "key"), e.rowToJson(row)), false,
+        null), write);
   }
 
   /** The topic {@code row}'s param columns name. */

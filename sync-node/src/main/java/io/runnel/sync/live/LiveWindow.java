@@ -181,7 +181,7 @@ final class LiveWindow {
       }
       subscribers.add(s);
       if (!loaded) {
-        count(cursor == null ? null : new Resume.Snapshot(Resume.Reason.WINDOW_NEW));
+        count(cursor == null ? null : new Resume.Snapshot());
         waiting.add(() -> subscribers.snapshot(s, rows.visible(), cursor()));
         return;
       }
@@ -197,18 +197,18 @@ final class LiveWindow {
 
   private Resume decide(Cursor cursor) {
     if (ctx.clock().millis() - cursor.at() > ctx.maxLagMillis()) {
-      return new Resume.Snapshot(Resume.Reason.TOO_OLD);
+      return new Resume.Snapshot();
     }
     if (cursor.lsn().isBefore(ring.floor())
         || (ring.floorAmbiguous() && cursor.lsn().equals(ring.floor()))) {
-      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+      return new Resume.Snapshot();
     }
     PatchRing.Replay replay = ring.since(cursor.lsn());
     if (replay == null) {
-      return new Resume.Snapshot(Resume.Reason.BELOW_FLOOR);
+      return new Resume.Snapshot();
     }
     if (replay.entries().size() >= ctx.snapshotCost()) {
-      return new Resume.Snapshot(Resume.Reason.TOO_COSTLY);
+      return new Resume.Snapshot();
     }
     return new Resume.Delta(replay);
   }
@@ -293,11 +293,12 @@ final class LiveWindow {
           }
         }
         needsRead |= rows.apply(c) == WindowRows.Outcome.NEEDS_READ;
-        if (c.write() != null && c.key() != null) {
-          writes.computeIfAbsent(c.write(), w -> new java.util.HashSet<>()).add(c.key());
+        String key = keyOf(c);
+        if (c.write() != null && key != null) {
+          writes.computeIfAbsent(c.write(), w -> new java.util.HashSet<>()).add(key);
         }
-        if (c.key() != null && !rows.holds(c.key())) {
-          ctx.routing().prune(this, c.key(), c.lsn());
+        if (key != null && !rows.holds(key)) {
+          ctx.routing().prune(this, key, c.lsn());
         }
       }
       for (String dropped : rows.trim()) {
@@ -324,6 +325,16 @@ final class LiveWindow {
       LOG.log(Level.WARNING, "Window " + id.logName() + " failed on a transaction; re-reading it", e);
       lane.submit(() -> read(true));
     }
+  }
+
+  /** The record key of the row {@code c} changed, or null for a truncate or a row without a key value. */
+  private static @Nullable String keyOf(ChangeEvent c) {
+    return switch (c) {
+      case ChangeEvent.Insert i -> i.key();
+      case ChangeEvent.Update u -> u.key();
+      case ChangeEvent.Delete d -> d.key();
+      case ChangeEvent.Truncate t -> null;
+    };
   }
 
   /** A refill inside a transaction's task: a bounded read whose result replaces the rows. */

@@ -4,11 +4,11 @@ import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.replicator.ChangeOp;
 import io.runnel.wire.Nullable;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -124,13 +124,27 @@ final class RoutingIndex {
     if (t == null) {
       return Set.of();
     }
-    if (change.op() == ChangeOp.TRUNCATE || (change.oversized() && change.op() != ChangeOp.DELETE)) {
+    return switch (change) {
+      case ChangeEvent.Truncate x -> new HashSet<>(t.all);
       // An oversized row carries its key only, so no pinned value routes it: every window of its table re-reads.
-      return new HashSet<>(t.all);
-    }
+      case ChangeEvent.Insert i when i.oversized() -> new HashSet<>(t.all);
+      case ChangeEvent.Update u when u.oversized() -> new HashSet<>(t.all);
+      case ChangeEvent.Insert i -> route(t, i.key(), i.row(), null, i.omitted(), false, i.lsn());
+      case ChangeEvent.Update u -> route(t, u.key(), u.row(), oldKey(u.table(), u.old()), u.omitted(), true,
+          u.lsn());
+      case ChangeEvent.Delete d -> route(t, d.key(), null, oldKey(d.table(), d.old()), d.omitted(), true, d.lsn());
+    };
+  }
+
+  /**
+   * The windows a change of one row of {@code t} must reach, keeping the key index in step: {@code row} is its new
+   * row (null for a delete), {@code oldKey} the key of its old row if it carried one, {@code byKey} whether the
+   * windows that may hold its key hear of it (not for an insert).
+   */
+  private Set<LiveWindow> route(Table t, @Nullable String key, @Nullable Row row, @Nullable String oldKey,
+      List<String> omitted, boolean byKey, Position lsn) {
     Set<LiveWindow> out = new HashSet<>(t.unpinned);
     out.addAll(t.reading);
-    Row row = change.row();
     if (row != null) {
       for (Map.Entry<String, Map<Object, Set<LiveWindow>>> e : t.pinned.entrySet()) {
         Object v = row.get(e.getKey());
@@ -142,21 +156,20 @@ final class RoutingIndex {
         }
       }
     }
-    String oldKey = oldKey(change);
-    if (change.op() != ChangeOp.INSERT) {
-      addKeyed(t, change.key(), out);
+    if (byKey) {
+      addKeyed(t, key, out);
       addKeyed(t, oldKey, out);
     }
     for (LiveWindow w : out) {
-      boolean stays = row != null && w.mayHold(row, change.omitted());
-      if (oldKey != null && !oldKey.equals(change.key())) {
+      boolean stays = row != null && w.mayHold(row, omitted);
+      if (oldKey != null && !oldKey.equals(key)) {
         unindex(t, oldKey, w, null);
       }
-      if (change.key() != null) {
+      if (key != null) {
         if (stays) {
-          index(t, change.key(), w, change.lsn());
+          index(t, key, w, lsn);
         } else {
-          unindex(t, change.key(), w, null);
+          unindex(t, key, w, null);
         }
       }
     }
@@ -164,9 +177,8 @@ final class RoutingIndex {
   }
 
   /** The old row's key of an update or delete that carried one, else null. */
-  private @Nullable String oldKey(ChangeEvent change) {
-    Row old = change.old();
-    io.runnel.dsl.EntityRef entity = entityOfTable.apply(change.table());
+  private @Nullable String oldKey(String table, @Nullable Row old) {
+    io.runnel.dsl.EntityRef entity = entityOfTable.apply(table);
     if (old == null || entity == null) {
       return null;
     }

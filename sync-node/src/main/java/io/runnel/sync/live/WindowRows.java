@@ -4,7 +4,6 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.replicator.ChangeOp;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -113,55 +112,57 @@ final class WindowRows {
    * @return {@link Outcome#NEEDS_READ} when a partial row would enter, or an oversized change (its key only) came
    */
   Outcome apply(ChangeEvent change) {
-    if (change.oversized() && change.op() != ChangeOp.DELETE) {
-      // Too large for the bus: only its key came, and its other values are unknown (not unchanged). What the window
-      // held of the row goes; a read brings the row back where it belongs.
-      removeKey(change.key());
-      if (change.old() != null) {
-        removeKey(keyOrNull(change.old()));
-      }
-      return Outcome.NEEDS_READ;
-    }
-    switch (change.op()) {
-      case INSERT -> {
-        return consider(change.row());
-      }
-      case UPDATE -> {
-        Row held = removeKey(change.key());
-        if (change.old() != null) {
-          String oldKey = keyOrNull(change.old());
-          Row before = oldKey == null ? null : removeKey(oldKey);
-          held = held != null ? held : before;
+    return switch (change) {
+      case ChangeEvent.Insert i when i.oversized() -> tooLarge(i.key(), null);
+      case ChangeEvent.Update u when u.oversized() -> tooLarge(u.key(), u.old());
+      case ChangeEvent.Insert i -> consider(i.row());
+      case ChangeEvent.Update u -> update(u);
+      case ChangeEvent.Delete d -> {
+        removeKey(d.key());
+        String oldKey = keyOrNull(d.old());
+        if (oldKey != null) {
+          removeKey(oldKey);
         }
-        Row next = change.row();
-        if (!change.omitted().isEmpty()) {
-          if (held == null) {
-            return couldEnter(next, change.omitted()) ? Outcome.NEEDS_READ : Outcome.APPLIED;
-          }
-          next = held.merge(next);
-        }
-        return consider(next);
+        yield Outcome.APPLIED;
       }
-      case DELETE -> {
-        removeKey(change.key());
-        if (change.old() != null) {
-          String oldKey = keyOrNull(change.old());
-          if (oldKey != null) {
-            removeKey(oldKey);
-          }
-        }
-        return Outcome.APPLIED;
-      }
-      case TRUNCATE -> {
+      case ChangeEvent.Truncate t -> {
         removals += held.size();
         held.clear();
         byKey.clear();
         complete = true;
         boundary = null;
-        return Outcome.APPLIED;
+        yield Outcome.APPLIED;
       }
+    };
+  }
+
+  /**
+   * An insert or update too large for the bus: only its key came, and its other values are unknown (not unchanged).
+   * What the window held of the row goes; a read brings the row back where it belongs.
+   */
+  private Outcome tooLarge(@Nullable String key, @Nullable Row old) {
+    removeKey(key);
+    if (old != null) {
+      removeKey(keyOrNull(old));
     }
-    return Outcome.APPLIED;
+    return Outcome.NEEDS_READ;
+  }
+
+  private Outcome update(ChangeEvent.Update change) {
+    Row held = removeKey(change.key());
+    if (change.old() != null) {
+      String oldKey = keyOrNull(change.old());
+      Row before = oldKey == null ? null : removeKey(oldKey);
+      held = held != null ? held : before;
+    }
+    Row next = change.row();
+    if (!change.omitted().isEmpty()) {
+      if (held == null) {
+        return couldEnter(next, change.omitted()) ? Outcome.NEEDS_READ : Outcome.APPLIED;
+      }
+      next = held.merge(next);
+    }
+    return consider(next);
   }
 
   /**

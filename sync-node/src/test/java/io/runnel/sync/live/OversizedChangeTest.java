@@ -20,6 +20,7 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.ChangeEvent;
+import io.runnel.replicator.PositionEvent;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
@@ -80,7 +81,14 @@ class OversizedChangeTest {
             .transport(nodeBus).build()) {
       AtomicInteger oversized = new AtomicInteger();
       nodeBus.subscribe(Subjects.ALL_CHANGES, m -> {
-        if (BusEnvelope.decode(m.payload(), n -> null) instanceof ChangeEvent e && e.oversized()) {
+        boolean cut = switch (BusEnvelope.decode(m.payload(), n -> null)) {
+          case ChangeEvent.Insert i -> i.oversized();
+          case ChangeEvent.Update u -> u.oversized();
+          case ChangeEvent.Delete d -> d.oversized();
+          case ChangeEvent.Truncate t -> false;
+          case PositionEvent p -> false;
+        };
+        if (cut) {
           oversized.incrementAndGet();
         }
       });

@@ -329,8 +329,17 @@ class PolicyResumeGapTest {
           () -> assertEquals(reads, r.stats().reads(), "and reads nothing"),
           () -> assertEquals(0, r.stats().gaps()));
       ChangeEvent e = ChangeEnvelope.decode(docs.payload(), n -> "docs".equals(n) ? DOCS : null);
-      ChangeEvent restarted = new ChangeEvent(e.table(), e.entity(), e.op(), e.key(), e.row(), e.old(), e.omitted(),
-          e.lsn(), e.xid(), e.last(), e.commitTime(), e.write(), "a-restarted-process", 1);
+      String restart = "a-restarted-process";
+      ChangeEvent restarted = switch (e) {
+        case ChangeEvent.Insert i -> new ChangeEvent.Insert(i.table(), i.entity(), i.key(), i.row(), i.omitted(), false,
+            i.lsn(), i.xid(), i.last(), i.commitTime(), i.write(), restart, 1);
+        case ChangeEvent.Update u -> new ChangeEvent.Update(u.table(), u.entity(), u.key(), u.row(), u.old(),
+            u.omitted(), false, u.lsn(), u.xid(), u.last(), u.commitTime(), u.write(), restart, 1);
+        case ChangeEvent.Delete d -> new ChangeEvent.Delete(d.table(), d.entity(), d.key(), d.old(), d.omitted(), false,
+            d.lsn(), d.xid(), d.last(), d.commitTime(), d.write(), restart, 1);
+        case ChangeEvent.Truncate t -> new ChangeEvent.Truncate(t.table(), t.entity(), t.lsn(), t.xid(), t.last(),
+            t.commitTime(), t.write(), restart, 1);
+      };
       Map<String, io.runnel.dsl.ColumnType> types = new LinkedHashMap<>();
       DOCS.columns().forEach(c -> types.put(c.name(), c.type()));
       fixture.bus.publish(docs.subject(), ChangeEnvelope.encode(restarted, types));

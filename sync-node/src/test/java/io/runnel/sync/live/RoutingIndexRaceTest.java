@@ -10,7 +10,6 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.replicator.ChangeOp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -52,8 +51,8 @@ class RoutingIndexRaceTest {
     });
     for (long i = 2; i < 200_000 && lost.get() == null; i++) {
       Position l = lsn(i);
-      routing.route(new ChangeEvent("public.t", "t", ChangeOp.UPDATE, "1", Row.of(Map.of("id", 1, "org", "a",
-          "v", (int) i)), null, List.of(), l, i, true, 0L, null, "p", i));
+      routing.route(new ChangeEvent.Update("public.t", "t", "1", Row.of(Map.of("id", 1, "org", "a",
+          "v", (int) i)), null, List.of(), false, l, i, true, 0L, null, "p", i));
       if (routing.keyEntries() != 1) {
         lost.set("after " + i + " changes the key index lost row 1 of the window, which still holds it");
       }
