@@ -1,10 +1,10 @@
 package io.runnel.sync;
 
 import io.runnel.dsl.Actor;
-import io.runnel.sync.live.Cursor;
-import io.runnel.sync.live.LiveRecord;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.live.LiveSubscription;
-import io.runnel.sync.live.Op;
 import io.runnel.sync.socket.InboundFrame;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
@@ -101,7 +101,7 @@ final class SocketSubscriptions {
   }
 
   /** Sends a window's {@code snapshot}; one dropped leaves {@code sid} desynced, one sent ends its desync. */
-  void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+  void snapshot(String sid, List<WireRecord> records, Cursor cursor) {
     if (subscriptions.containsKey(sid) || !desynced.contains(sid)) {
       if (!outbox.send(new OutboundFrame.Snapshot(sid, records, cursor))) {
         desynced.add(sid);

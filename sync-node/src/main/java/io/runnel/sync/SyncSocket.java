@@ -6,17 +6,16 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import io.runnel.dsl.Actor;
-import io.runnel.protocol.Lsn;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.GrantHolder;
 import io.runnel.sync.auth.GrantWatch;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelMember;
-import io.runnel.sync.live.Cursor;
-import io.runnel.sync.live.LiveRecord;
 import io.runnel.sync.live.LiveSubscriber;
-import io.runnel.sync.live.Op;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.FrameException;
 import io.runnel.sync.socket.InboundFrame;
@@ -206,7 +205,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   }
 
   @Override
-  public void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+  public void snapshot(String sid, List<WireRecord> records, Cursor cursor) {
     subscriptions.snapshot(sid, records, cursor);
   }
 

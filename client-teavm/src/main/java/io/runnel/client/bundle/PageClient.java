@@ -6,7 +6,6 @@ import io.runnel.client.RunnelClient;
 import io.runnel.client.channel.ChannelListener;
 import io.runnel.client.channel.ChannelState;
 import io.runnel.client.channel.Roster;
-import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.live.LiveQuery;
 import io.runnel.client.live.QueryState;
 import io.runnel.client.live.QueryView;
@@ -18,6 +17,7 @@ import io.runnel.client.outbox.Subscription;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.dsl.EntityRef;
+import io.runnel.protocol.PresenceMember;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
@@ -239,7 +239,7 @@ public final class PageClient {
     @Override
     public void presence(Roster roster) {
       List<JsonValue> members = new ArrayList<>(roster.members().size());
-      for (ServerFrame.Member m : roster.members()) {
+      for (PresenceMember m : roster.members()) {
         members.add(JsonObject.builder().put("key", m.key()).put("meta", m.meta()).put("since", m.since()).build());
       }
       onRoster.accept(json.write(JsonObject.builder().put("members", new JsonArray(members))

@@ -2,7 +2,6 @@ package io.runnel.client.channel;
 
 import io.runnel.client.frame.ClientFrame;
 import io.runnel.client.frame.FrameCodec;
-import io.runnel.client.frame.ReadAnswer;
 import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Verdict;
@@ -10,6 +9,7 @@ import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.ChannelRef;
+import io.runnel.protocol.ReadAnswer;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;

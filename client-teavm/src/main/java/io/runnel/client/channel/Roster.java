@@ -1,6 +1,6 @@
 package io.runnel.client.channel;
 
-import io.runnel.client.frame.ServerFrame;
+import io.runnel.protocol.PresenceMember;
 import java.util.List;
 
 /**
@@ -10,7 +10,7 @@ import java.util.List;
  * @param members the members the node listed (at most 256), in the order they were first heard
  * @param total the count of members, those not listed included
  */
-public record Roster(List<ServerFrame.Member> members, long total) {
+public record Roster(List<PresenceMember> members, long total) {
 
   /** Copies the members. */
   public Roster {

@@ -1,13 +1,15 @@
 package io.runnel.client.channel;
 
 import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.Lsns;
-import io.runnel.client.frame.Op;
-import io.runnel.client.frame.ReadAnswer;
 import io.runnel.client.frame.ServerFrame;
-import io.runnel.client.frame.WireRecord;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.client.store.RecordStore;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.TopicCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -54,13 +56,13 @@ final class Topic {
   private boolean joined;
   /** The node took this connection's join: its first {@code presence} frame (the roster) came. */
   private boolean accepted;
-  private final Map<String, ServerFrame.Member> members = new LinkedHashMap<>();
+  private final Map<String, PresenceMember> members = new LinkedHashMap<>();
   private Roster roster = new Roster(List.of(), 0);
   private Map<String, String> held = new HashMap<>();
   private List<ServerFrame.Records> waiting = new ArrayList<>();
   private @Nullable String epoch;
   private long seq;
-  private @Nullable String floor;
+  private @Nullable Position floor;
   private boolean catching;
   private boolean reading;
   private boolean readAgain;
@@ -198,11 +200,11 @@ final class Topic {
     }
   }
 
-  private void roster(List<ServerFrame.Member> joins, List<String> leaves, long total) {
+  private void roster(List<PresenceMember> joins, List<String> leaves, long total) {
     for (String key : leaves) {
       members.remove(key);
     }
-    for (ServerFrame.Member m : joins) {
+    for (PresenceMember m : joins) {
       members.put(m.key(), m);
     }
     roster = new Roster(new ArrayList<>(members.values()), total);
@@ -227,8 +229,8 @@ final class Topic {
     }
     epoch = r.epoch();
     seq = r.seq();
-    String read = floor;
-    if (read == null || Lsns.reached(r.lsn(), read)) {
+    Position read = floor;
+    if (read == null || r.lsn().reached(read)) {
       store.batch(() -> apply(r));
     }
   }
@@ -245,7 +247,7 @@ final class Topic {
     store.noteWrites(r.writes());
   }
 
-  private void take(WireRecord r, String lsn) {
+  private void take(WireRecord r, Position lsn) {
     String key = store.accept(r, lsn);
     if (key != null) {
       store.hold(this, r.type(), key);
@@ -349,7 +351,7 @@ final class Topic {
 
   private ClientFrame.Join join() {
     String at = epoch;
-    return new ClientFrame.Join(name, at == null ? null : new ClientFrame.TopicCursor(at, seq), presence);
+    return new ClientFrame.Join(name, at == null ? null : new TopicCursor(at, seq), presence);
   }
 
   /**

@@ -1,8 +1,9 @@
 package io.runnel.client.frame;
 
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
-import java.util.List;
 import java.util.Objects;
 
 /** A frame the client sends the node ({@code PROTOCOL.md}, "Client → node"), as {@link FrameCodec} encodes it. */
@@ -17,20 +18,6 @@ public sealed interface ClientFrame permits ClientFrame.Hello, ClientFrame.Sub, 
   record Hello(@Nullable String build) implements ClientFrame {}
 
   /**
-   * A resume position: the node's cursor plus the keys the client holds for the subscription.
-   *
-   * @param cursor the cursor the node last sent
-   * @param ids the record keys held for this subscription, in list order
-   */
-  record Resume(Cursor cursor, List<String> ids) {
-    /** Checks and copies the parts. */
-    public Resume {
-      Objects.requireNonNull(cursor, "cursor");
-      ids = List.copyOf(ids);
-    }
-  }
-
-  /**
    * Subscribe to a live query, or resume one.
    *
    * @param sid the subscription id, 1–64 characters, unique per socket
@@ -38,7 +25,7 @@ public sealed interface ClientFrame permits ClientFrame.Hello, ClientFrame.Sub, 
    * @param input the query's input
    * @param resume where to resume from, or null for a snapshot
    */
-  record Sub(String sid, String query, JsonObject input, @Nullable Resume resume) implements ClientFrame {
+  record Sub(String sid, String query, JsonObject input, @Nullable ResumeCursor resume) implements ClientFrame {
     /** Checks the parts. */
     public Sub {
       Objects.requireNonNull(sid, "sid");
@@ -59,22 +46,6 @@ public sealed interface ClientFrame permits ClientFrame.Hello, ClientFrame.Sub, 
     /** Checks the sid is given. */
     public Unsub {
       Objects.requireNonNull(sid, "sid");
-    }
-  }
-
-  /**
-   * A channel topic's cursor.
-   *
-   * @param epoch the run of {@code seq} numbering
-   * @param seq the last sequence number seen
-   */
-  record TopicCursor(String epoch, long seq) {
-    /** Checks the parts. */
-    public TopicCursor {
-      Objects.requireNonNull(epoch, "epoch");
-      if (seq < 0) {
-        throw new IllegalArgumentException("A topic cursor's seq is zero or more, not " + seq);
-      }
     }
   }
 

@@ -1,5 +1,11 @@
 package io.runnel.client.frame;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
@@ -86,9 +92,9 @@ public final class FrameCodec {
       case ClientFrame.Sub s -> {
         b.put("t", "sub").put("sid", s.sid()).put("q", s.query()).put("in", s.input());
         if (s.resume() != null) {
-          Cursor c = s.resume().cursor();
-          b.put("cursor", JsonObject.builder().put("qid", c.qid()).put("lsn", c.lsn()).put("at", c.at())
-              .put("ids", JsonArray.ofStrings(s.resume().ids())).build());
+          ResumeCursor c = s.resume();
+          b.put("cursor", JsonObject.builder().put("qid", c.qid()).put("lsn", c.lsn().toString()).put("at", c.at())
+              .put("ids", JsonArray.ofStrings(c.ids())).build());
         }
       }
       case ClientFrame.Unsub u -> b.put("t", "unsub").put("sid", u.sid());
@@ -129,10 +135,10 @@ public final class FrameCodec {
         case "put" -> {
           if (m.has("after")) {
             JsonValue after = m.value("after");
-            out.add(new Op.Place(m.text("type"), m.text("key"), m.object("row"),
+            out.add(new Op.Place(new WireRecord(m.text("type"), m.text("key"), m.object("row")),
                 after == JsonNull.NULL ? null : Members.text(after, m.path("after"))));
           } else {
-            out.add(new Op.Update(m.text("type"), m.text("key"), m.object("row")));
+            out.add(new Op.Update(new WireRecord(m.text("type"), m.text("key"), m.object("row"))));
           }
         }
         case "del" -> out.add(new Op.Del(m.text("type"), m.text("key")));
@@ -142,11 +148,11 @@ public final class FrameCodec {
     return out;
   }
 
-  private static List<ServerFrame.Member> members(JsonArray array, String path) {
-    List<ServerFrame.Member> out = new ArrayList<>(array.size());
+  private static List<PresenceMember> members(JsonArray array, String path) {
+    List<PresenceMember> out = new ArrayList<>(array.size());
     for (int i = 0; i < array.size(); i++) {
       Members m = Members.of(array.get(i), path + "[" + i + "]");
-      out.add(new ServerFrame.Member(m.text("key"), m.object("meta"), m.integer("since")));
+      out.add(new PresenceMember(m.text("key"), m.object("meta"), m.integer("since")));
     }
     return out;
   }

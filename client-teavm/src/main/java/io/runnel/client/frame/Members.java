@@ -1,5 +1,6 @@
 package io.runnel.client.frame;
 
+import io.runnel.protocol.Position;
 import io.runnel.wire.Digits;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -63,12 +64,13 @@ final class Members {
     return v == null ? null : text(v, path(name));
   }
 
-  String lsn(String name) {
+  Position lsn(String name) {
     String s = text(name);
-    if (!Lsns.isLsn(s)) {
+    Position p = Position.tryParse(s);
+    if (p == null) {
       throw new FrameInvalidException(path(name) + " must be 24 lower-case hex digits, not '" + s + "'");
     }
-    return s;
+    return p;
   }
 
   long integer(String name) {

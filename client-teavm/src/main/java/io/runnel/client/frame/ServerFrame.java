@@ -1,6 +1,10 @@
 package io.runnel.client.frame;
 
-import io.runnel.wire.JsonObject;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.util.List;
@@ -23,10 +27,10 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
    * @param asOf the PostgreSQL time (epoch ms) through which the node holds every change, or null with {@code lagMs}
    * @param updateAvailable whether a newer client build is out, or null when the node does not know
    */
-  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn, @Nullable Long lagMs,
+  record Hello(int v, String node, @Nullable String actor, long heartbeatMs, Position lsn, @Nullable Long lagMs,
       @Nullable Long asOf, @Nullable Boolean updateAvailable) implements ServerFrame {
     /** A hello without lag and asOf (a node that has no position yet). */
-    public Hello(int v, String node, @Nullable String actor, long heartbeatMs, String lsn,
+    public Hello(int v, String node, @Nullable String actor, long heartbeatMs, Position lsn,
         @Nullable Boolean updateAvailable) {
       this(v, node, actor, heartbeatMs, lsn, null, null, updateAvailable);
     }
@@ -40,7 +44,7 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
       if (heartbeatMs <= 0) {
         throw new IllegalArgumentException("hello.heartbeatMs must be positive, not " + heartbeatMs);
       }
-      Lsns.require(lsn, "hello.lsn");
+      Objects.requireNonNull(lsn, "lsn");
       if ((lagMs == null) != (asOf == null)) {
         throw new IllegalArgumentException("hello.lagMs and hello.asOf come together, not one alone");
       }
@@ -114,13 +118,13 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
    * @param ops the ops
    * @param writes the write digests carried
    */
-  record Records(String topic, String epoch, long seq, String lsn, List<Op> ops, List<String> writes)
+  record Records(String topic, String epoch, long seq, Position lsn, List<Op> ops, List<String> writes)
       implements ServerFrame {
     /** Checks and copies the parts. */
     public Records {
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(epoch, "epoch");
-      Lsns.require(lsn, "records.lsn");
+      Objects.requireNonNull(lsn, "lsn");
       ops = List.copyOf(ops);
       writes = List.copyOf(writes);
     }
@@ -157,28 +161,13 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
   }
 
   /**
-   * One member of a topic's presence roster.
-   *
-   * @param key the member's key
-   * @param meta the member's presence meta
-   * @param since epoch milliseconds it joined
-   */
-  record Member(String key, JsonObject meta, long since) {
-    /** Checks the parts are given. */
-    public Member {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(meta, "meta");
-    }
-  }
-
-  /**
    * A topic's whole roster, on join.
    *
    * @param topic the topic
    * @param members at most 256 members
    * @param total the count of members, those not listed included
    */
-  record Presence(String topic, List<Member> members, long total) implements ServerFrame {
+  record Presence(String topic, List<PresenceMember> members, long total) implements ServerFrame {
     /** Checks and copies the parts. */
     public Presence {
       Objects.requireNonNull(topic, "topic");
@@ -194,7 +183,7 @@ public sealed interface ServerFrame permits ServerFrame.Hello, ServerFrame.Snaps
    * @param leaves keys of members that left
    * @param total the count of members now
    */
-  record PresenceDiff(String topic, List<Member> joins, List<String> leaves, long total) implements ServerFrame {
+  record PresenceDiff(String topic, List<PresenceMember> joins, List<String> leaves, long total) implements ServerFrame {
     /** Checks and copies the parts. */
     public PresenceDiff {
       Objects.requireNonNull(topic, "topic");

@@ -1,16 +1,18 @@
 package io.runnel.client.live;
 
 import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.Cursor;
-import io.runnel.client.frame.Op;
 import io.runnel.client.frame.ServerFrame;
-import io.runnel.client.frame.WireRecord;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -111,7 +113,7 @@ public final class LiveQuery {
 
   /** The {@code sub} frame that (re)starts this subscription, resuming from the cursor when one is held. */
   ClientFrame.Sub sub(boolean withCursor) {
-    ClientFrame.Resume resume = withCursor && cursor != null ? new ClientFrame.Resume(cursor, keys) : null;
+    ResumeCursor resume = withCursor && cursor != null ? ResumeCursor.of(cursor, keys) : null;
     return new ClientFrame.Sub(sid, query, input, resume);
   }
 
@@ -166,7 +168,7 @@ public final class LiveQuery {
   }
 
   void patch(ServerFrame.Patch p) {
-    String lsn = p.cursor().lsn();
+    Position lsn = p.cursor().lsn();
     for (Op op : p.ops()) {
       switch (op) {
         case Op.Place place -> {
@@ -211,7 +213,7 @@ public final class LiveQuery {
     store.touch();
   }
 
-  private @Nullable String take(WireRecord r, String lsn) {
+  private @Nullable String take(WireRecord r, Position lsn) {
     if (type != null && !type.equals(r.type())) {
       return null;
     }

@@ -6,6 +6,7 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ final class Overlay {
     final MutatorRef<I> mutator;
     final I input;
     @Nullable String digest;
-    @Nullable String lsn;
+    @Nullable Position lsn;
     @Nullable Map<String, Row> pinned;
     @Nullable Map<String, Change> last;
     /**
@@ -54,7 +55,7 @@ final class Overlay {
      */
     @Nullable Set<String> awaited;
     /** Once settled by its digest: each touched record's truth LSN (or null) at that moment. */
-    @Nullable Map<String, @Nullable String> since;
+    @Nullable Map<String, @Nullable Position> since;
 
     Pending(String writeId, MutatorRef<I> mutator, I input) {
       this.writeId = writeId;

@@ -1,12 +1,12 @@
 package io.runnel.client.store;
 
 import io.runnel.client.OptimisticWrites;
-import io.runnel.client.frame.Lsns;
-import io.runnel.client.frame.WireRecord;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ public final class RecordStore implements OptimisticWrites {
   /** How many recent write digests are remembered for answers that come after their echo. */
   static final int RECENT_DIGESTS = 1024;
 
-  private record Synced(EntityRef type, String key, Row row, String lsn) {}
+  private record Synced(EntityRef type, String key, Row row, Position lsn) {}
 
   private final Map<String, EntityRef> entities = new HashMap<>();
   private final Map<String, Synced> truth = new HashMap<>();
@@ -61,7 +61,7 @@ public final class RecordStore implements OptimisticWrites {
   private final Set<String> recentDigests = new LinkedHashSet<>();
   private final List<Runnable> listeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
-  private @Nullable String helloLsn;
+  private @Nullable Position helloLsn;
   private Actor actor = Actor.anonymous();
   private int depth;
   private boolean dirty;
@@ -120,8 +120,7 @@ public final class RecordStore implements OptimisticWrites {
    * Takes a synced record read or changed at {@code lsn} into truth, unless truth holds a newer version, and
    * returns its key; a structurally bad record is reported and dropped whole, and null returned.
    */
-  public @Nullable String accept(WireRecord record, String lsn) {
-    Lsns.require(lsn, "lsn");
+  public @Nullable String accept(WireRecord record, Position lsn) {
     EntityRef type = entities.get(record.type());
     if (type == null) {
       report(new RecordRejectedException("A record of type '" + record.type() + "' (key '" + record.key()
@@ -145,7 +144,7 @@ public final class RecordStore implements OptimisticWrites {
     }
     String id = ClientRecord.id(type.name(), key);
     Synced old = truth.get(id);
-    if (old == null || Lsns.reached(lsn, old.lsn())) {
+    if (old == null || lsn.reached(old.lsn())) {
       if (old == null || !type.sameRow(old.row(), row)) {
         dirty = true;
       }
@@ -204,7 +203,7 @@ public final class RecordStore implements OptimisticWrites {
   }
 
   /** The LSN the synced record {@code type:key} was read or changed at, or null. */
-  public @Nullable String syncedLsn(String type, String key) {
+  public @Nullable Position syncedLsn(String type, String key) {
     Synced s = truth.get(ClientRecord.id(type, key));
     return s == null ? null : s.lsn();
   }
@@ -247,12 +246,12 @@ public final class RecordStore implements OptimisticWrites {
   }
 
   /** A {@code hello} answer's {@code lsn}: every answered write at or below it settles. */
-  public void helloLsn(String lsn) {
-    helloLsn = Lsns.require(lsn, "lsn");
+  public void helloLsn(Position lsn) {
+    helloLsn = lsn;
     // A loop, not removeIf: each predicate is one more class in a bundle.
     for (int i = lingering.size() - 1; i >= 0; i--) {
       Overlay.Pending<?> p = lingering.get(i);
-      if (p.lsn != null && Lsns.reached(lsn, p.lsn)) {
+      if (p.lsn != null && lsn.reached(p.lsn)) {
         lingering.remove(i);
         dirty = true;
       }
@@ -328,7 +327,7 @@ public final class RecordStore implements OptimisticWrites {
     Overlay.Pending<?> p = overlay.find(writeId);
     if (p != null) {
       p.digest = Objects.requireNonNull(digest, "digest");
-      p.lsn = Lsns.require(lsn, "lsn");
+      p.lsn = Position.parse(lsn);
       settle();
     }
   }
@@ -349,7 +348,7 @@ public final class RecordStore implements OptimisticWrites {
       if (p.digest == null || p.lsn == null) {
         continue;
       }
-      boolean byHello = helloLsn != null && Lsns.reached(helloLsn, p.lsn);
+      boolean byHello = helloLsn != null && helloLsn.reached(p.lsn);
       if (byHello || recentDigests.contains(p.digest)) {
         overlay.pending().remove(p);
         Map<String, Overlay.Change> last = p.last;
@@ -357,7 +356,7 @@ public final class RecordStore implements OptimisticWrites {
           trustEcho(last.keySet());
         }
         if (!byHello && last != null) {
-          Map<String, @Nullable String> since = new HashMap<>();
+          Map<String, @Nullable Position> since = new HashMap<>();
           for (String id : last.keySet()) {
             Synced s = truth.get(id);
             since.put(id, s == null ? null : s.lsn());
@@ -431,8 +430,8 @@ public final class RecordStore implements OptimisticWrites {
         (p, e) -> report(new TwinFailedException(p.mutator.name(), p.writeId, e)));
     for (Overlay.Pending<?> p : lingering) {
       Map<String, Overlay.Change> last = p.last;
-      Map<String, @Nullable String> since = p.since;
-      String at = p.lsn;
+      Map<String, @Nullable Position> since = p.since;
+      Position at = p.lsn;
       if (last != null && since != null && at != null) {
         for (Map.Entry<String, Overlay.Change> e : last.entrySet()) {
           Overlay.Change c = e.getValue();
@@ -443,7 +442,7 @@ public final class RecordStore implements OptimisticWrites {
             continue;
           }
           // Truth's row shows only once it is newer than when the write settled, or reached the write's own LSN.
-          boolean echoed = now != null && (!now.lsn().equals(since.get(e.getKey())) || Lsns.reached(now.lsn(), at));
+          boolean echoed = now != null && (!now.lsn().equals(since.get(e.getKey())) || now.lsn().reached(at));
           if (!view.containsKey(e.getKey())) {
             view.put(e.getKey(), c.row() == null || !echoed ? c : new Overlay.Change(c.type(), c.key(), now.row()));
           }

@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
@@ -70,7 +76,7 @@ class FrameCodecTest {
     ServerFrame.Hello signed = assertInstanceOf(ServerFrame.Hello.class, decode("out-hello.json"));
     ServerFrame.Hello anon = assertInstanceOf(ServerFrame.Hello.class, decode("out-hello-anonymous.json"));
     assertAll(
-        () -> assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, "00000016b374d84800000003", true),
+        () -> assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, Position.parse("00000016b374d84800000003"), true),
             signed, "signed-in hello"),
         () -> assertNull(anon.actor(), "an anonymous actor is null"),
         () -> assertNull(anon.updateAvailable(), "no updateAvailable when the node does not know"),
@@ -80,7 +86,7 @@ class FrameCodecTest {
 
   @Test
   void aHelloOfANodeWithAPositionCarriesLagAndAsOf() throws IOException {
-    assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, "00000016b374d84800000003", 420L,
+    assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, Position.parse("00000016b374d84800000003"), 420L,
         1_732_880_000_000L, null), decode("out-hello-as-of.json"));
   }
 
@@ -94,7 +100,7 @@ class FrameCodecTest {
         () -> assertEquals("posts", s.records().get(0).type()),
         () -> assertEquals("{\"weight\":1.50}", Json.write(s.records().get(0).row().get("meta")),
             "jsonb keeps its number text"),
-        () -> assertEquals(new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000000", 1732880000000L),
+        () -> assertEquals(new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000000"), 1732880000000L),
             s.cursor()));
   }
 
@@ -149,11 +155,12 @@ class FrameCodecTest {
         () -> assertEquals(vector("in-sub.json"),
             Json.write(FrameCodec.encode(new ClientFrame.Sub("s1", "feed", subIn, null)))),
         () -> assertEquals(vector("in-sub-resume.json"), Json.write(FrameCodec.encode(new ClientFrame.Sub("s1", "feed",
-            resumeIn, new ClientFrame.Resume(new Cursor("feed:d94946c8447dc964@acme", "00000016b374d84800000003",
-                1732880000000L), List.of("9007199254740993", "9007199254740995")))))),
+            resumeIn, ResumeCursor.of(new Cursor("feed:d94946c8447dc964@acme",
+                Position.parse("00000016b374d84800000003"), 1732880000000L),
+                List.of("9007199254740993", "9007199254740995")))))),
         () -> assertEquals(vector("in-unsub.json"), Json.write(FrameCodec.encode(new ClientFrame.Unsub("s1")))),
         () -> assertEquals(vector("in-join.json"), Json.write(FrameCodec.encode(new ClientFrame.Join("org.acme",
-            new ClientFrame.TopicCursor("5f0c2a9e81d4b3a7", 42), JsonObject.builder().put("name", "Ada").build())))),
+            new TopicCursor("5f0c2a9e81d4b3a7", 42), JsonObject.builder().put("name", "Ada").build())))),
         () -> assertEquals(vector("in-leave.json"), Json.write(FrameCodec.encode(new ClientFrame.Leave("org.acme")))),
         () -> assertEquals("{\"t\":\"hello\",\"v\":1}", Json.write(FrameCodec.encode(new ClientFrame.Hello(null))),
             "no build, no member"));

@@ -1,10 +1,11 @@
 package io.runnel.client.store;
 
-import io.runnel.client.frame.WireRecord;
 import io.runnel.dsl.Conflict;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonCodec;
 import io.runnel.wire.JsonObject;
 
@@ -56,10 +57,10 @@ final class Fixtures {
   static final MutatorRef<String> DELETE = MutatorRef.of("deletePost", JsonCodec.text())
       .local((tx, id) -> tx.delete(POSTS, id));
 
-  static final String LSN1 = "000000000000000100000001";
-  static final String LSN2 = "000000000000000200000001";
-  static final String LSN3 = "000000000000000300000001";
-  static final String LSN4 = "000000000000000400000001";
+  static final Position LSN1 = Position.parse("000000000000000100000001");
+  static final Position LSN2 = Position.parse("000000000000000200000001");
+  static final Position LSN3 = Position.parse("000000000000000300000001");
+  static final Position LSN4 = Position.parse("000000000000000400000001");
 
   private Fixtures() {}
 

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Position;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.RunnelException;
@@ -52,7 +53,7 @@ class RecordStoreTest {
     });
   }
 
-  private void sync(String id, String title, int likes, String lsn) {
+  private void sync(String id, String title, int likes, Position lsn) {
     store.batch(() -> {
       String key = store.accept(wire(id, title, likes), lsn);
       if (key != null) {
@@ -173,7 +174,7 @@ class RecordStoreTest {
       store.accept(wire("p1", "Hello", 2), LSN2);
       store.noteWrites(List.of("d1"));
     });
-    store.answered("w1", "d1", LSN2);
+    store.answered("w1", "d1", LSN2.toString());
     store.helloLsn(LSN2);
     assertAll(
         () -> assertEquals(0, store.pendingWrites()),
@@ -196,7 +197,7 @@ class RecordStoreTest {
       store.noteWrites(List.of("d1"));
     });
     int shownAtEcho = store.get("posts", "p1").int4("likes");
-    store.answered("w1", "d1", LSN2);
+    store.answered("w1", "d1", LSN2.toString());
     store.helloLsn(LSN2);
     assertAll(
         () -> assertEquals(6, shownBeforeEcho, "the server's 5 with the like"),
@@ -221,7 +222,7 @@ class RecordStoreTest {
     store.apply("w1", LIKE, "p1");
     store.sending("w1");
     sync("p1", "Hello", 2, LSN3);
-    store.answered("w1", "d1", LSN2);
+    store.answered("w1", "d1", LSN2.toString());
     int pendingAfterAnswer = store.pendingWrites();
     store.helloLsn(LSN3);
     assertAll(
@@ -241,7 +242,7 @@ class RecordStoreTest {
     store.sending("w1");
     sync("p1", "Hello", 5, LSN2);
     int whileSent = store.get("posts", "p1").int4("likes");
-    store.answered("w1", "d1", LSN3);
+    store.answered("w1", "d1", LSN3.toString());
     store.batch(() -> {
       store.accept(wire("p1", "Hello", 6), LSN3);
       store.noteWrites(List.of("d1"));
@@ -261,13 +262,13 @@ class RecordStoreTest {
     store.apply("w1", LIKE, "p1");
     store.apply("w2", LIKE, "p1");
     store.sending("w1");
-    store.answered("w1", "d1", LSN2);
+    store.answered("w1", "d1", LSN2.toString());
     store.sending("w2");
     store.batch(() -> {
       store.accept(wire("p1", "Hello", 2), LSN2);
       store.noteWrites(List.of("d1"));
     });
-    store.answered("w2", "d2", LSN3);
+    store.answered("w2", "d2", LSN3.toString());
     store.batch(() -> {
       store.accept(wire("p1", "Hello", 3), LSN3);
       store.noteWrites(List.of("d2"));
@@ -290,7 +291,7 @@ class RecordStoreTest {
       store.accept(wire("p1", "Hello", 2), LSN2);
       store.noteWrites(List.of("d1"));
     });
-    store.answered("w1", "d1", LSN2);
+    store.answered("w1", "d1", LSN2.toString());
     store.helloLsn(LSN2);
     assertAll(
         () -> assertEquals(0, store.pendingWrites()),
@@ -325,9 +326,9 @@ class RecordStoreTest {
   void aWriteThatChangesNothingThePageHoldsSettlesByTheHelloLsn() {
     store.apply("w1", LIKE, "p-not-here");
     store.answered("w1", "d1", "000000000000000500000000");
-    store.helloLsn("000000000000000400000009");
+    store.helloLsn(Position.parse("000000000000000400000009"));
     int before = store.pendingWrites();
-    store.helloLsn("000000000000000500000000");
+    store.helloLsn(Position.parse("000000000000000500000000"));
     assertAll(
         () -> assertEquals(1, before, "a hello below the answer's lsn settles nothing"),
         () -> assertEquals(0, store.pendingWrites(), "the hello at the answer's lsn settles it"));
@@ -337,7 +338,7 @@ class RecordStoreTest {
   void anAnswerBelowAnEarlierHelloLsnSettlesAtOnce() {
     store.helloLsn(LSN4);
     store.apply("w1", LIKE, "p1");
-    store.answered("w1", "d1", LSN3);
+    store.answered("w1", "d1", LSN3.toString());
     assertEquals(0, store.pendingWrites());
   }
 

@@ -2,8 +2,8 @@ package io.runnel.sync.channel;
 
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.live.ChangeListener;
-import io.runnel.sync.socket.ChannelCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
@@ -125,7 +125,7 @@ public final class ChannelHub implements AutoCloseable {
   }
 
   /**
-   * {@code member} joins {@code topic} without a records cursor: {@link #join(ChannelMember, String, ChannelCursor,
+   * {@code member} joins {@code topic} without a records cursor: {@link #join(ChannelMember, String, TopicCursor,
    * JsonObject)}.
    *
    * @throws ChannelException as that method
@@ -146,7 +146,7 @@ public final class ChannelHub implements AutoCloseable {
    *     {@code X_INPUT_INVALID} naming {@code join.presence} for a meta over
    *     {@link ChannelLimits#presenceMetaBytes()} (a held topic keeps its seat and its last meta)
    */
-  public void join(ChannelMember member, String topic, @Nullable ChannelCursor cursor,
+  public void join(ChannelMember member, String topic, @Nullable TopicCursor cursor,
       @Nullable JsonObject presence) {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(topic, "topic");
@@ -211,7 +211,7 @@ public final class ChannelHub implements AutoCloseable {
   }
 
   /** Adds the member to the topic it reserved: the seat's stamp when it was seated, 0 when not, -1 when too late. */
-  private long commit(Held held, Topic topic, @Nullable ChannelCursor cursor, @Nullable JsonObject presence,
+  private long commit(Held held, Topic topic, @Nullable TopicCursor cursor, @Nullable JsonObject presence,
       long now) {
     synchronized (held) {
       held.pending.remove(topic.name());

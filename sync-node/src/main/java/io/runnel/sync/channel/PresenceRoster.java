@@ -1,6 +1,6 @@
 package io.runnel.sync.channel;
 
-import io.runnel.sync.socket.PresenceMember;
+import io.runnel.protocol.PresenceMember;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.runnel.sync.channel;
 
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.socket.ChannelCursor;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.Nullable;
@@ -104,7 +104,7 @@ final class RecordsLog {
    * @return the frames after the cursor, oldest first (empty when it missed nothing), or null when the member must
    *     be sent {@code gap} (no cursor, another epoch, too old, or from the future)
    */
-  @Nullable List<String> since(@Nullable ChannelCursor cursor) {
+  @Nullable List<String> since(@Nullable TopicCursor cursor) {
     if (cursor == null || !cursor.epoch().equals(epoch) || cursor.seq() > seq || cursor.seq() < floor) {
       return null;
     }

@@ -5,11 +5,11 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.sync.live.ChangeListener;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -219,8 +219,8 @@ final class RecordsRouter implements ChangeListener {
       }
       return;
     }
-    r.op(topic, new Op.Put(new LiveRecord(e.name(), Objects.requireNonNull(key, "key"), e.rowToJson(row)), false,
-        null), write);
+    r.op(topic, new Op.Update(new WireRecord(e.name(), Objects.requireNonNull(key, "key"), e.rowToJson(row))),
+        write);
   }
 
   /** The topic {@code row}'s param columns name. */

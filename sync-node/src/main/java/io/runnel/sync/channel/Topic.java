@@ -1,11 +1,11 @@
 package io.runnel.sync.channel;
 
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.socket.ChannelCursor;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundFrame;
-import io.runnel.sync.socket.PresenceMember;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -170,7 +170,7 @@ final class Topic {
    * @return the seat's stamp when it was seated (the other nodes are to be told), else 0
    */
   synchronized long add(ChannelMember member, String seat, String key, @Nullable JsonObject meta, long now,
-      @Nullable ChannelCursor cursor) {
+      @Nullable TopicCursor cursor) {
     long stamp = 0;
     if (meta != null) {
       change(key, () -> roster.seat(seat, key, meta, now, now, true, 0));

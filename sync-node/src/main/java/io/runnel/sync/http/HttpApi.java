@@ -13,14 +13,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Mutator;
+import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.QueryRead;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -231,14 +231,14 @@ public final class HttpApi {
       String name = req.path().pathParameters().get("query");
       JsonValue input = req.query().contains("input") ? Bodies.parse(req.query().get("input"), "The input")
           : JsonObject.EMPTY;
-      QueryRead read;
+      ReadAnswer read;
       try {
         read = live.read(actor, name, input);
       } catch (RunnelException e) {
         throw new HttpRefusal(HttpRefusal.statusOf(e.code()), e.code(), e.cause(), e.fix());
       }
       List<JsonValue> records = new ArrayList<>(read.records().size());
-      for (LiveRecord r : read.records()) {
+      for (WireRecord r : read.records()) {
         records.add(r.toJson());
       }
       Responses.json(res, 200, JsonObject.builder().put("records", new JsonArray(records))

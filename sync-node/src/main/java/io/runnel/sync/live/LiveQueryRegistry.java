@@ -14,7 +14,11 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Query;
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
@@ -171,7 +175,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
    * @throws io.runnel.wire.InputInvalidException naming the input field at fault
    * @throws SQLException when the database fails otherwise
    */
-  public QueryRead read(Actor actor, String query, JsonValue input) throws SQLException {
+  public ReadAnswer read(Actor actor, String query, JsonValue input) throws SQLException {
     Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(input, "input");
     Query<?> q = declarations.query(Objects.requireNonNull(query, "query"))
@@ -181,13 +185,13 @@ public final class LiveQueryRegistry implements AutoCloseable {
     Entity entity = resolved.entity();
     refuseOtherTenantsRecord(resolved);
     WindowRead read = reader.readOnce(entity, resolved.select());
-    List<LiveRecord> records = new ArrayList<>(read.rows().size());
+    List<WireRecord> records = new ArrayList<>(read.rows().size());
     for (Row row : read.rows()) {
       if (q.policy().visible(actor, row)) {
-        records.add(new LiveRecord(entity.name(), entity.ref().keyOf(row), entity.ref().rowToJson(row)));
+        records.add(new WireRecord(entity.name(), entity.ref().keyOf(row), entity.ref().rowToJson(row)));
       }
     }
-    return new QueryRead(records, read.position().point());
+    return new ReadAnswer(records, read.position().point());
   }
 
   private LiveSubscription join(Query<?> q, LiveSubscriber subscriber, String sid, Actor actor, JsonValue json,
@@ -237,7 +241,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       }
     }
     window.subscribe(new WindowSubscribers.Sub(sid, subscriber, actor, q.policy().rowRule()), resumeFrom,
-        cursor == null ? java.util.Set.of() : cursor.ids());
+        cursor == null ? java.util.Set.of() : java.util.Set.copyOf(cursor.ids()));
     LiveWindow joined = window;
     AtomicBoolean open = new AtomicBoolean(true);
     return new LiveSubscription() {

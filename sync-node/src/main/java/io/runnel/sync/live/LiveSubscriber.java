@@ -1,5 +1,8 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.RunnelException;
 import java.util.List;
 
@@ -11,7 +14,7 @@ import java.util.List;
 public interface LiveSubscriber {
 
   /** A {@code snapshot}: the subscription's whole list, in query order. */
-  void snapshot(String sid, List<LiveRecord> records, Cursor cursor);
+  void snapshot(String sid, List<WireRecord> records, Cursor cursor);
 
   /**
    * A {@code patch}: one committed transaction's visible effect on the list.

@@ -5,6 +5,7 @@ import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Entity;
+import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;

@@ -3,6 +3,8 @@ package io.runnel.sync.live;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -282,8 +284,7 @@ final class WindowRows {
       Row row = next.get(k);
       if (i < cur.size() && cur.get(i).equals(k)) {
         if (!row.equals(old.get(k))) {
-          ops.add(new Op.Put(new LiveRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson)), false,
-              null));
+          ops.add(new Op.Update(new WireRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson))));
         }
         continue;
       }
@@ -292,7 +293,7 @@ final class WindowRows {
         cur.remove(at);
       }
       cur.add(i, k);
-      ops.add(new Op.Put(new LiveRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson)), true,
+      ops.add(new Op.Place(new WireRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson)),
           i == 0 ? null : target.get(i - 1)));
     }
     return ops;

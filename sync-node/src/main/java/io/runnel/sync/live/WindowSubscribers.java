@@ -4,6 +4,9 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
@@ -251,10 +254,7 @@ final class WindowSubscribers {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, Set<String>> w : writes.entrySet()) {
       for (Op op : ops) {
-        String key = switch (op) {
-          case Op.Put p -> p.record().key();
-          case Op.Del d -> d.key();
-        };
+        String key = op.key();
         if (w.getValue().contains(key)) {
           out.add(w.getKey());
           break;
@@ -264,10 +264,10 @@ final class WindowSubscribers {
     return out;
   }
 
-  private List<LiveRecord> records(List<Row> list) {
-    List<LiveRecord> out = new ArrayList<>(list.size());
+  private List<WireRecord> records(List<Row> list) {
+    List<WireRecord> out = new ArrayList<>(list.size());
     for (Row r : list) {
-      out.add(new LiveRecord(entity.name(), entity.keyOf(r), entity.rowToJson(r)));
+      out.add(new WireRecord(entity.name(), entity.keyOf(r), entity.rowToJson(r)));
     }
     return out;
   }

@@ -40,7 +40,7 @@ public final class FrameCodec {
 
   /**
    * The JSON text of a client's frame, as a Java client (a load generator, a test) sends it; a {@code sub} cursor's
-   * {@code ids} are written sorted.
+   * {@code ids} are written in the cursor's order.
    *
    * @throws IllegalArgumentException when a JSON value inside the frame nests deeper than Jackson writes
    */

@@ -1,7 +1,8 @@
 package io.runnel.sync.socket;
 
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.ResumeCursor;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -12,6 +13,7 @@ import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * Turns a frame's members into an {@link InboundFrame}, checking each field's presence and type and naming the first
@@ -82,13 +84,13 @@ final class FrameDecoder {
       }
       keys.add(key.value());
     }
-    return new ResumeCursor(qid, lsn, at, keys);
+    return new ResumeCursor(qid, lsn, at, List.copyOf(keys));
   }
 
-  private ChannelCursor channelCursor(JsonObject c, String path) {
+  private TopicCursor channelCursor(JsonObject c, String path) {
     String epoch = string(c, path, "epoch", 1, Integer.MAX_VALUE, NON_EMPTY);
     long seq = integer(c, path, "seq", 0, Long.MAX_VALUE, "an integer, at least 0");
-    return new ChannelCursor(epoch, seq);
+    return new TopicCursor(epoch, seq);
   }
 
   private String string(JsonObject o, String path, String name, int min, int max, String shape) {

@@ -5,19 +5,18 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.JacksonJson;
-import io.runnel.sync.live.Cursor;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.live.ResumeCursor;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -138,7 +137,7 @@ final class FrameWriter {
       case OutboundFrame.Snapshot s -> {
         g.writeStringField("sid", s.sid());
         g.writeArrayFieldStart("records");
-        for (LiveRecord r : s.records()) {
+        for (WireRecord r : s.records()) {
           g.writeStartObject();
           record(r);
           g.writeEndObject();
@@ -228,7 +227,7 @@ final class FrameWriter {
     }
   }
 
-  private void record(LiveRecord r) throws IOException {
+  private void record(WireRecord r) throws IOException {
     g.writeStringField("type", r.type());
     g.writeStringField("key", r.key());
     g.writeFieldName("row");
@@ -240,12 +239,14 @@ final class FrameWriter {
     for (Op op : ops) {
       g.writeStartObject();
       switch (op) {
-        case Op.Put put -> {
+        case Op.Place place -> {
           g.writeStringField("op", "put");
-          record(put.record());
-          if (put.placed()) {
-            g.writeStringField("after", put.after());
-          }
+          record(place.record());
+          g.writeStringField("after", place.after());
+        }
+        case Op.Update update -> {
+          g.writeStringField("op", "put");
+          record(update.record());
         }
         case Op.Del del -> {
           g.writeStringField("op", "del");
@@ -270,15 +271,13 @@ final class FrameWriter {
     g.writeStringField("lsn", p.toString());
   }
 
-  /** A resume cursor, its ids sorted so that the text is the same for the same cursor. */
+  /** A resume cursor, its ids in the cursor's order. */
   private void resumeCursor(ResumeCursor c) throws IOException {
     g.writeObjectFieldStart("cursor");
     g.writeStringField("qid", c.qid());
     lsn(c.lsn());
     g.writeNumberField("at", c.at());
-    List<String> ids = new ArrayList<>(c.ids());
-    Collections.sort(ids);
-    strings("ids", ids);
+    strings("ids", c.ids());
     g.writeEndObject();
   }
 

@@ -1,6 +1,7 @@
 package io.runnel.sync.socket;
 
-import io.runnel.sync.live.ResumeCursor;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.Objects;
@@ -79,7 +80,7 @@ public sealed interface InboundFrame
    * @param cursor where the client's records of the topic stand, or null for none
    * @param presence the member's presence meta, or null when the client takes no part in presence
    */
-  record Join(String topic, @Nullable ChannelCursor cursor, @Nullable JsonObject presence) implements InboundFrame {
+  record Join(String topic, @Nullable TopicCursor cursor, @Nullable JsonObject presence) implements InboundFrame {
     /** @throws IllegalArgumentException when the topic is empty */
     public Join {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");

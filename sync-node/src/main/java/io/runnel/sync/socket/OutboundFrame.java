@@ -1,9 +1,10 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.Cursor;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -69,7 +70,7 @@ public sealed interface OutboundFrame
    * @param records the list in query order
    * @param cursor where the list stands
    */
-  record Snapshot(String sid, List<LiveRecord> records, Cursor cursor) implements OutboundFrame {
+  record Snapshot(String sid, List<WireRecord> records, Cursor cursor) implements OutboundFrame {
     /**
      * Copies the records.
      *

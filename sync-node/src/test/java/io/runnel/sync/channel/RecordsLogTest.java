@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.socket.ChannelCursor;
+import io.runnel.protocol.TopicCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,7 @@ class RecordsLogTest {
   static final Position LSN = Position.parse("00000016b374d84800000002");
 
   static List<Op> put(String key, String title) {
-    return List.of(new Op.Put(new LiveRecord("cards", key, JsonObject.builder().put("title", title).build()), false,
-        null));
+    return List.of(new Op.Update(new WireRecord("cards", key, JsonObject.builder().put("title", title).build())));
   }
 
   @Test
@@ -35,23 +34,23 @@ class RecordsLogTest {
       log.append(LSN, put(Integer.toString(i), "t"), List.of());
     }
     String epoch = log.epoch();
-    List<String> lastTwo = log.since(new ChannelCursor(epoch, 298));
+    List<String> lastTwo = log.since(new TopicCursor(epoch, 298));
     assertAll(
         () -> assertEquals(300, log.seq()),
         () -> assertTrue(epoch.matches("[0-9a-f]{16}"), epoch),
         () -> assertEquals(2, lastTwo.size()),
         () -> assertTrue(lastTwo.get(0).contains("\"seq\":299"), lastTwo.get(0)),
-        () -> assertEquals(List.of(), log.since(new ChannelCursor(epoch, 300)), "nothing missed"),
-        () -> assertEquals(256, log.since(new ChannelCursor(epoch, 44)).size(), "the ring's floor: 256 frames kept"),
-        () -> assertNull(log.since(new ChannelCursor(epoch, 43)), "older than the ring: gap"),
-        () -> assertNull(log.since(new ChannelCursor(epoch, 301)), "a seq never sent: gap"),
-        () -> assertNull(log.since(new ChannelCursor("0000000000000000", 300)), "another epoch: gap"),
+        () -> assertEquals(List.of(), log.since(new TopicCursor(epoch, 300)), "nothing missed"),
+        () -> assertEquals(256, log.since(new TopicCursor(epoch, 44)).size(), "the ring's floor: 256 frames kept"),
+        () -> assertNull(log.since(new TopicCursor(epoch, 43)), "older than the ring: gap"),
+        () -> assertNull(log.since(new TopicCursor(epoch, 301)), "a seq never sent: gap"),
+        () -> assertNull(log.since(new TopicCursor("0000000000000000", 300)), "another epoch: gap"),
         () -> assertNull(log.since(null), "no cursor: gap"));
     log.restart();
     assertAll(
         () -> assertNotEquals(epoch, log.epoch(), "a restart is a new epoch"),
-        () -> assertNull(log.since(new ChannelCursor(epoch, 300))),
-        () -> assertEquals(List.of(), log.since(new ChannelCursor(log.epoch(), 0)), "seq starts again"),
+        () -> assertNull(log.since(new TopicCursor(epoch, 300))),
+        () -> assertEquals(List.of(), log.since(new TopicCursor(log.epoch(), 0)), "seq starts again"),
         () -> assertTrue(log.append(LSN, put("1", "t"), List.of()).contains("\"seq\":1,")));
   }
 
@@ -65,16 +64,16 @@ class RecordsLogTest {
     }
     long afterA = budget.used();
     b.append(LSN, put("1", "x".repeat(50)), List.of());
-    int aKept = a.since(new ChannelCursor(a.epoch(), a.seq() - 1)).size();
+    int aKept = a.since(new TopicCursor(a.epoch(), a.seq() - 1)).size();
     assertAll(
         () -> assertTrue(afterA <= 2_000, "within the budget: " + afterA),
-        () -> assertNull(a.since(new ChannelCursor(a.epoch(), 0)), "the oldest frames went"),
+        () -> assertNull(a.since(new TopicCursor(a.epoch(), 0)), "the oldest frames went"),
         () -> assertEquals(1, aKept));
     long beforeClear = budget.used();
     a.clear();
     assertAll(
         () -> assertTrue(budget.used() < beforeClear, "a's frames went back to the budget"),
-        () -> assertEquals(List.of(), b.since(new ChannelCursor(b.epoch(), 1))));
+        () -> assertEquals(List.of(), b.since(new TopicCursor(b.epoch(), 1))));
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.WireRecord;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import java.sql.Connection;
@@ -87,7 +88,7 @@ class InvisibleCommitTest {
         }
         LiveFixture.awaitSettled(registry, fixture.marker());
         Select window = query.select(input, actor).where(eq("org", "x"));
-        List<LiveRecord> expected = fixture.freshRead(LiveWindowDifferentialTest.ITEMS_ENTITY, window);
+        List<WireRecord> expected = fixture.freshRead(LiveWindowDifferentialTest.ITEMS_ENTITY, window);
         assertEquals(List.of("2", "1"), keys(expected), "the database's rows");
         assertEquals(expected, recorder.list("s"), "the list equals the database once the commit shows; frames: "
             + recorder.stream("s").frames);
@@ -95,8 +96,8 @@ class InvisibleCommitTest {
     }
   }
 
-  private static List<String> keys(List<LiveRecord> records) {
-    return records.stream().map(LiveRecord::key).toList();
+  private static List<String> keys(List<WireRecord> records) {
+    return records.stream().map(WireRecord::key).toList();
   }
 
   /** Sets (or resets) a synchronous standby that never connects, and waits until new sessions see it. */

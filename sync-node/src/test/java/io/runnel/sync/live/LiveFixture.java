@@ -13,6 +13,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.DatabaseUrl;
@@ -135,10 +136,10 @@ final class LiveFixture implements AutoCloseable {
   }
 
   /** A fresh read of {@code select} (the window's SQL, tenant pinned) as records, in query order. */
-  List<LiveRecord> freshRead(Entity entity, Select select) throws SQLException {
+  List<WireRecord> freshRead(Entity entity, Select select) throws SQLException {
     SqlStatement sql = SqlRenderer.render(entity, select, null);
     EntityRef ref = entity.ref();
-    List<LiveRecord> out = new ArrayList<>();
+    List<WireRecord> out = new ArrayList<>();
     try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(sql.sql())) {
       s.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
       WindowReader.bind(s, sql);
@@ -150,7 +151,7 @@ final class LiveFixture implements AutoCloseable {
             text.put(columns.get(i).name(), r.getString(i + 1));
           }
           Row row = ref.rowFromText(text);
-          out.add(new LiveRecord(ref.name(), ref.keyOf(row), ref.rowToJson(row)));
+          out.add(new WireRecord(ref.name(), ref.keyOf(row), ref.rowToJson(row)));
         }
       }
     }

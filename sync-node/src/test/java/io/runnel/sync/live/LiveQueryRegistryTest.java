@@ -19,6 +19,8 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.WireRecord;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.ErrorCode;
@@ -145,7 +147,7 @@ class LiveQueryRegistryTest {
           () -> assertEquals(1, ids.stream().distinct().count(), "one window"),
           () -> assertEquals(1, registry.stats().firstReads(), "exactly one read"),
           () -> assertTrue(ids.get(0).toString().matches("byStatus:[0-9a-f]{16}@acme"), ids.get(0).toString()),
-          () -> assertEquals(List.of("1"), rec.list("s99").stream().map(LiveRecord::key).toList()));
+          () -> assertEquals(List.of("1"), rec.list("s99").stream().map(WireRecord::key).toList()));
     }
   }
 
@@ -163,9 +165,9 @@ class LiveQueryRegistryTest {
       first.close();
       LiveFixture.awaitSettled(registry, fixture.commit("INSERT INTO tasks VALUES (61, 'acme', 'same-sid', 'x', 2)"));
       assertAll(
-          () -> assertEquals(List.of("60"), one.list("s").stream().map(LiveRecord::key).toList(),
+          () -> assertEquals(List.of("60"), one.list("s").stream().map(WireRecord::key).toList(),
               "the first got the patch before it left"),
-          () -> assertEquals(List.of("60", "61"), two.list("s").stream().map(LiveRecord::key).toList(),
+          () -> assertEquals(List.of("60", "61"), two.list("s").stream().map(WireRecord::key).toList(),
               "the second got both, and the first leaving did not end it"));
     }
   }
@@ -183,7 +185,7 @@ class LiveQueryRegistryTest {
       RunnelException noOrg = assertThrows(RunnelException.class,
           () -> registry.subscribe(rec, "noorg", Actor.user("lone"), "byStatus", status("tenancy")));
       assertAll(
-          () -> assertEquals(List.of("20"), rec.list("mine").stream().map(LiveRecord::key).toList(),
+          () -> assertEquals(List.of("20"), rec.list("mine").stream().map(WireRecord::key).toList(),
               "globex's row never reaches acme's window"),
           () -> assertEquals(ErrorCode.X_TENANCY_ACTOR_MISMATCH, mismatch.code()),
           () -> assertTrue(mismatch.cause().contains("globex"), mismatch.cause()),
@@ -206,12 +208,12 @@ class LiveQueryRegistryTest {
           () -> registry.read(gus, "task", ById.CODEC.encode(new ById(70))));
       RunnelException filtered = assertThrows(RunnelException.class,
           () -> registry.read(gus, "keyedTask", ById.CODEC.encode(new ById(70))));
-      QueryRead unmatched = registry.read(gus, "keyedTask", ById.CODEC.encode(new ById(74)));
+      ReadAnswer unmatched = registry.read(gus, "keyedTask", ById.CODEC.encode(new ById(74)));
       int windowsAfterRefusals = registry.windowCount();
       registry.subscribe(rec, "own", gus, "task", ById.CODEC.encode(new ById(71)));
       registry.subscribe(rec, "none", gus, "task", ById.CODEC.encode(new ById(79)));
       registry.subscribe(rec, "note", gus, "note", ById.CODEC.encode(new ById(72)));
-      QueryRead none = registry.read(gus, "task", ById.CODEC.encode(new ById(79)));
+      ReadAnswer none = registry.read(gus, "task", ById.CODEC.encode(new ById(79)));
       LiveFixture.await("snapshots", () -> rec.stream("own").snapshots == 1 && rec.stream("none").snapshots == 1
           && rec.stream("note").snapshots == 1);
       assertAll(
@@ -227,10 +229,10 @@ class LiveQueryRegistryTest {
           () -> assertTrue(rec.stream("acme").frames.isEmpty() && rec.stream("acme").refusal == null,
               "a refused subscription gets nothing on its port"),
           () -> assertEquals(0, windowsAfterRefusals, "no refused subscription opened a window"),
-          () -> assertEquals(List.of("71"), rec.list("own").stream().map(LiveRecord::key).toList(), "its own record"),
+          () -> assertEquals(List.of("71"), rec.list("own").stream().map(WireRecord::key).toList(), "its own record"),
           () -> assertEquals(List.of(), rec.list("none"), "a key no row holds: an empty snapshot"),
           () -> assertEquals(List.of(), none.records(), "a key no row holds: an empty read"),
-          () -> assertEquals(List.of("72"), rec.list("note").stream().map(LiveRecord::key).toList(),
+          () -> assertEquals(List.of("72"), rec.list("note").stream().map(WireRecord::key).toList(),
               "an entity with no tenant column is read by key as ever"));
     }
   }
@@ -272,8 +274,8 @@ class LiveQueryRegistryTest {
       assertAll(
           () -> assertNotEquals(ada, bob),
           () -> assertEquals("acme/ada", ada.tenant()),
-          () -> assertEquals(List.of("30"), rec.list("ada").stream().map(LiveRecord::key).toList()),
-          () -> assertEquals(List.of("31"), rec.list("bob").stream().map(LiveRecord::key).toList()));
+          () -> assertEquals(List.of("30"), rec.list("ada").stream().map(WireRecord::key).toList()),
+          () -> assertEquals(List.of("31"), rec.list("bob").stream().map(WireRecord::key).toList()));
     }
   }
 
@@ -309,7 +311,7 @@ class LiveQueryRegistryTest {
       assertAll(
           () -> assertEquals(1, registry.stats().deliveries() - before, "one window got the delete"),
           () -> assertEquals(List.of(), rec.list("a")),
-          () -> assertEquals(List.of("51"), rec.list("b").stream().map(LiveRecord::key).toList()),
+          () -> assertEquals(List.of("51"), rec.list("b").stream().map(WireRecord::key).toList()),
           () -> assertEquals(0, rec.stream("b").patches, "the other window heard nothing"));
     }
   }

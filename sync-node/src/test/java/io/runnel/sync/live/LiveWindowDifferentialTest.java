@@ -18,6 +18,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonCodec;
@@ -199,8 +200,8 @@ class LiveWindowDifferentialTest {
       Query<Input> q = QUERIES.get(sub.query());
       io.runnel.dsl.Actor actor = actor(org, sub.user());
       Select window = q.select(sub.input(), actor).where(eq("org", org));
-      List<LiveRecord> expected = new ArrayList<>();
-      for (LiveRecord r : fixture.freshRead(ITEMS_ENTITY, window)) {
+      List<WireRecord> expected = new ArrayList<>();
+      for (WireRecord r : fixture.freshRead(ITEMS_ENTITY, window)) {
         if (q.policy().visible(actor, ITEMS.rowFromJson(r.row(), "row"))) {
           expected.add(r);
         }

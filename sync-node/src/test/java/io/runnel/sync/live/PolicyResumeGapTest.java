@@ -18,7 +18,10 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.ChangeEnvelope;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.testing.FreshDatabase;
@@ -29,9 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,9 +92,9 @@ class PolicyResumeGapTest {
     return "t" + ids.incrementAndGet() + "-";
   }
 
-  private List<LiveRecord> expected(Actor actor) throws Exception {
-    List<LiveRecord> out = new ArrayList<>();
-    for (LiveRecord r : fixture.freshRead(DOCS_ENTITY,
+  private List<WireRecord> expected(Actor actor) throws Exception {
+    List<WireRecord> out = new ArrayList<>();
+    for (WireRecord r : fixture.freshRead(DOCS_ENTITY,
         MY_DOCS.select(NoInput.INSTANCE, actor).where(io.runnel.dsl.Dsl.eq("org", actor.orgId())))) {
       if (actor.id().equals(DOCS.rowFromJson(r.row(), "row").get("owner"))) {
         out.add(r);
@@ -129,7 +130,7 @@ class PolicyResumeGapTest {
           () -> assertEquals(0, quiet, "changes to bob's rows sent ada nothing, not even an empty patch"),
           () -> assertFalse(frames.contains(p + "bob"), "no frame names bob's rows: " + frames),
           () -> assertFalse(frames.contains(p + "glx"), "no frame names another tenant's row: " + frames),
-          () -> assertTrue(frames.contains("Put[record=LiveRecord[type=docs, key=" + p + "ada2") && frames.contains(
+          () -> assertTrue(frames.contains("Put[record=WireRecord[type=docs, key=" + p + "ada2") && frames.contains(
               "after=" + p + "ada1"), "ada2 goes after ada1, her nearest visible predecessor: " + frames),
           () -> assertTrue(frames.contains("Del[type=docs, key=" + p + "ada1]"), "a row leaving her rule is a del"),
           () -> assertNull(s.error, frames),
@@ -146,7 +147,7 @@ class PolicyResumeGapTest {
       LiveFixture.await("snapshot", () -> rec.stream("first").snapshots == 1);
       LiveFixture.awaitSettled(r, fixture.commit("INSERT INTO docs VALUES ('" + p + "a', 'acme', 'ada', 1), ('" + p
           + "b', 'acme', 'ada', 2)"));
-      List<LiveRecord> held = rec.list("first");
+      List<WireRecord> held = rec.list("first");
       Cursor cursor = rec.stream("first").cursor;
       sub.close();
       LiveFixture.awaitSettled(r, fixture.commit("UPDATE docs SET owner = 'bob' WHERE id = '" + p + "a'"));
@@ -154,7 +155,7 @@ class PolicyResumeGapTest {
       LiveStats before = r.stats();
       rec.holding("again", held);
       subscribeAndWait(r, rec, "again", ADA, new ResumeCursor(cursor.qid(), cursor.lsn(), cursor.at(),
-          held.stream().map(LiveRecord::key).collect(Collectors.toSet())));
+          held.stream().map(WireRecord::key).toList()));
       LiveFixture.awaitSettled(r, fixture.marker());
       LiveStats after = r.stats();
       assertAll(
@@ -173,10 +174,10 @@ class PolicyResumeGapTest {
       r.subscribe(rec, "first", ADA, "myDocs", JsonObject.EMPTY);
       LiveFixture.await("snapshot", () -> rec.stream("first").snapshots == 1);
       Cursor c = rec.stream("first").cursor;
-      List<LiveRecord> held = rec.list("first");
+      List<WireRecord> held = rec.list("first");
       rec.holding("again", held);
       subscribeAndWait(r, rec, "again", ADA, new ResumeCursor(c.qid(), c.lsn(), c.at(),
-          held.stream().map(LiveRecord::key).collect(Collectors.toSet())));
+          held.stream().map(WireRecord::key).toList()));
       assertAll(
           () -> assertEquals(1, rec.stream("again").patches),
           () -> assertEquals("patch [] @" + c.lsn(), rec.stream("again").frames.get(0)),
@@ -195,10 +196,10 @@ class PolicyResumeGapTest {
       LiveFixture.awaitSettled(r, fixture.commit("INSERT INTO docs VALUES ('" + p + "a', 'acme', 'ada', 1)"));
       LiveFixture.awaitSettled(r, fixture.commit("INSERT INTO docs VALUES ('" + p + "b', 'acme', 'ada', 2)"));
       Cursor recent = rec.stream("first").cursor;
-      subscribeAndWait(r, rec, "below", ADA, new ResumeCursor(old.qid(), old.lsn(), old.at(), Set.of()));
-      subscribeAndWait(r, rec, "tenant", GLOBEX, new ResumeCursor(recent.qid(), recent.lsn(), recent.at(), Set.of()));
+      subscribeAndWait(r, rec, "below", ADA, new ResumeCursor(old.qid(), old.lsn(), old.at(), List.of()));
+      subscribeAndWait(r, rec, "tenant", GLOBEX, new ResumeCursor(recent.qid(), recent.lsn(), recent.at(), List.of()));
       subscribeAndWait(r, rec, "old", ADA, new ResumeCursor(recent.qid(), recent.lsn(),
-          recent.at() - Duration.ofMinutes(11).toMillis(), Set.of()));
+          recent.at() - Duration.ofMinutes(11).toMillis(), List.of()));
       assertAll(
           () -> assertEquals(1, rec.stream("below").snapshots, "the 1-byte ring evicted everything"),
           () -> assertEquals(expected(ADA), rec.list("below")),
@@ -223,7 +224,7 @@ class PolicyResumeGapTest {
       LiveFixture.await("a re-snapshot", () -> rec.stream("zed").snapshots >= 2);
       assertAll(
           () -> assertTrue(r.stats().gateFailures() > failures, "counted"),
-          () -> assertEquals(List.of(p + "ok"), rec.list("zed").stream().map(LiveRecord::key).toList(),
+          () -> assertEquals(List.of(p + "ok"), rec.list("zed").stream().map(WireRecord::key).toList(),
               "the undecidable row is withheld, not granted"),
           () -> assertNull(rec.stream("zed").error));
     }

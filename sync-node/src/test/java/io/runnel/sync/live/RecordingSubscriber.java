@@ -1,5 +1,8 @@
 package io.runnel.sync.live;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,7 +23,7 @@ final class RecordingSubscriber implements LiveSubscriber {
    * that frame's record, list and cursor too.
    */
   static final class Stream {
-    final List<LiveRecord> list = new ArrayList<>();
+    final List<WireRecord> list = new ArrayList<>();
     final List<String> frames = new CopyOnWriteArrayList<>();
     volatile int snapshots;
     volatile int patches;
@@ -36,7 +39,7 @@ final class RecordingSubscriber implements LiveSubscriber {
   }
 
   /** Starts {@code sid} holding {@code records}, as a client resuming with them. */
-  void holding(String sid, List<LiveRecord> records) {
+  void holding(String sid, List<WireRecord> records) {
     Stream s = stream(sid);
     synchronized (s) {
       s.list.clear();
@@ -45,7 +48,7 @@ final class RecordingSubscriber implements LiveSubscriber {
   }
 
   /** A copy of the list of {@code sid}. */
-  List<LiveRecord> list(String sid) {
+  List<WireRecord> list(String sid) {
     Stream s = stream(sid);
     synchronized (s) {
       return List.copyOf(s.list);
@@ -53,7 +56,7 @@ final class RecordingSubscriber implements LiveSubscriber {
   }
 
   @Override
-  public void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+  public void snapshot(String sid, List<WireRecord> records, Cursor cursor) {
     Stream s = stream(sid);
     synchronized (s) {
       s.list.clear();
@@ -90,16 +93,16 @@ final class RecordingSubscriber implements LiveSubscriber {
           s.error = "del of " + d.key() + ", which the list does not hold";
         }
       }
-      case Op.Put p -> {
-        int at = indexOf(s.list, p.record().key());
-        if (!p.placed()) {
-          if (at < 0) {
-            s.error = "in-place put of " + p.record().key() + ", which the list does not hold";
-            return;
-          }
-          s.list.set(at, p.record());
+      case Op.Update u -> {
+        int at = indexOf(s.list, u.record().key());
+        if (at < 0) {
+          s.error = "in-place put of " + u.record().key() + ", which the list does not hold";
           return;
         }
+        s.list.set(at, u.record());
+      }
+      case Op.Place p -> {
+        int at = indexOf(s.list, p.record().key());
         if (at >= 0) {
           s.list.remove(at);
         }
@@ -117,7 +120,7 @@ final class RecordingSubscriber implements LiveSubscriber {
     }
   }
 
-  private static int indexOf(List<LiveRecord> list, String key) {
+  private static int indexOf(List<WireRecord> list, String key) {
     for (int i = 0; i < list.size(); i++) {
       if (list.get(i).key().equals(key)) {
         return i;

@@ -15,6 +15,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
@@ -69,7 +70,7 @@ class SnapshotRaceTest {
 
   private void assertListEqualsFreshRead(RecordingSubscriber rec, String grp) throws Exception {
     Select window = BY_GROUP.select(new In(grp), LiveFixture.actor("x"));
-    List<LiveRecord> expected = fixture.freshRead(ENTITY, window);
+    List<WireRecord> expected = fixture.freshRead(ENTITY, window);
     RecordingSubscriber.Stream s = rec.stream(grp);
     assertAll(
         () -> assertNull(s.error, "frames well formed: " + s.frames),
@@ -126,7 +127,7 @@ class SnapshotRaceTest {
       }
       LiveFixture.awaitSettled(registry, fixture.marker());
       assertListEqualsFreshRead(rec, "race");
-      assertEquals(List.of("1", "2"), rec.list("race").stream().map(LiveRecord::key).toList(), "row 2 once");
+      assertEquals(List.of("1", "2"), rec.list("race").stream().map(WireRecord::key).toList(), "row 2 once");
     }
   }
 
@@ -137,7 +138,7 @@ class SnapshotRaceTest {
       fixture.commit("INSERT INTO race_rows VALUES (10, 'plain')");
       registry.subscribe(rec, "plain", LiveFixture.actor("x"), "byGroup", JsonObject.builder().put("grp", "plain").build());
       LiveFixture.await("the snapshot", () -> rec.stream("plain").snapshots == 1);
-      assertEquals(List.of("10"), rec.list("plain").stream().map(LiveRecord::key).toList());
+      assertEquals(List.of("10"), rec.list("plain").stream().map(WireRecord::key).toList());
       LiveFixture.awaitSettled(registry, fixture.commit("INSERT INTO race_rows VALUES (11, 'plain')"));
       assertListEqualsFreshRead(rec, "plain");
       assertEquals(1, rec.stream("plain").patches, "the later commit came as one patch");

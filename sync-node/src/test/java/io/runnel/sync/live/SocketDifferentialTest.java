@@ -12,6 +12,7 @@ import com.nimbusds.jwt.SignedJWT;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.testing.EmbeddedPostgresServer;
@@ -235,7 +236,7 @@ class SocketDifferentialTest {
       Actor actor = LiveWindowDifferentialTest.actor(orgs[sub.org()], sub.user());
       Select window = q.select(sub.input(), actor).where(eq("org", orgs[sub.org()]));
       List<JsonObject> expected = new ArrayList<>();
-      for (LiveRecord r : fixture.freshRead(LiveWindowDifferentialTest.ITEMS_ENTITY, window)) {
+      for (WireRecord r : fixture.freshRead(LiveWindowDifferentialTest.ITEMS_ENTITY, window)) {
         if (q.policy().visible(actor, LiveWindowDifferentialTest.ITEMS.rowFromJson(r.row(), "row"))) {
           expected.add(r.toJson());
         }

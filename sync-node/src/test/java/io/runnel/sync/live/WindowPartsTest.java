@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,14 +64,11 @@ class WindowPartsTest {
     for (Op op : ops) {
       switch (op) {
         case Op.Del d -> list.remove(d.key());
-        case Op.Put p -> {
-          if (p.placed()) {
-            list.remove(p.record().key());
-            list.add(p.after() == null ? 0 : list.indexOf(p.after()) + 1, p.record().key());
-          } else {
-            assertTrue(list.contains(p.record().key()), "an in-place put names a held record");
-          }
+        case Op.Place p -> {
+          list.remove(p.record().key());
+          list.add(p.after() == null ? 0 : list.indexOf(p.after()) + 1, p.record().key());
         }
+        case Op.Update u -> assertTrue(list.contains(u.record().key()), "an in-place put names a held record");
       }
     }
     return list;
@@ -94,7 +92,7 @@ class WindowPartsTest {
     List<Row> after = List.of(row(1, 0), row(3, 0), row(2, 0));
     List<Op> ops = WindowRows.diff(T, before, after);
     assertEquals(1, ops.size(), "one placed put: " + ops);
-    assertEquals("1", ((Op.Put) ops.get(0)).after());
+    assertEquals("1", ((Op.Place) ops.get(0)).after());
   }
 
   @Test

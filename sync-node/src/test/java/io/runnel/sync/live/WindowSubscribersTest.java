@@ -8,7 +8,10 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
@@ -31,7 +34,7 @@ class WindowSubscribersTest {
     final List<Object[]> patches = new ArrayList<>();
 
     @Override
-    public void snapshot(String sid, List<LiveRecord> records, Cursor cursor) {
+    public void snapshot(String sid, List<WireRecord> records, Cursor cursor) {
     }
 
     @Override

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.Cursor;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.live.ResumeCursor;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -20,7 +22,6 @@ import io.runnel.wire.JsonValue;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -71,13 +72,13 @@ class FrameRoundTripTest {
     Arbitrary<String> names = texts(1, 20);
     Arbitrary<Position> lsns = Arbitraries.strings().withChars("0123456789abcdef").ofLength(24).map(Position::parse);
     Arbitrary<ResumeCursor> cursors = Combinators.combine(names, lsns, Arbitraries.longs().greaterOrEqual(0),
-        texts(0, 40).set().ofMaxSize(6)).as(ResumeCursor::new);
+        texts(0, 40).set().ofMaxSize(6).map(List::copyOf)).as(ResumeCursor::new);
     return Arbitraries.oneOf(
         Combinators.combine(Arbitraries.integers(), names.injectNull(0.5)).as(InboundFrame.Hello::new),
         Combinators.combine(sids, names, objects(3), cursors.injectNull(0.5)).as(InboundFrame.Sub::new),
         sids.map(InboundFrame.Unsub::new),
         Combinators.combine(names, Combinators.combine(names, Arbitraries.longs().greaterOrEqual(0))
-            .as(ChannelCursor::new).injectNull(0.5), objects(2).injectNull(0.5)).as(InboundFrame.Join::new),
+            .as(TopicCursor::new).injectNull(0.5), objects(2).injectNull(0.5)).as(InboundFrame.Join::new),
         names.map(InboundFrame.Leave::new));
   }
 
@@ -92,10 +93,10 @@ class FrameRoundTripTest {
 
   @Provide
   Arbitrary<OutboundFrame.Patch> patches() {
-    Arbitrary<LiveRecord> records = Combinators.combine(texts(1, 8), texts(0, 12), objects(2)).as(LiveRecord::new);
+    Arbitrary<WireRecord> records = Combinators.combine(texts(1, 8), texts(0, 12), objects(2)).as(WireRecord::new);
     Arbitrary<Op> ops = Arbitraries.oneOf(
-        Combinators.combine(records, texts(0, 12).injectNull(0.3)).as((r, after) -> new Op.Put(r, true, after)),
-        records.map(r -> new Op.Put(r, false, null)),
+        Combinators.combine(records, texts(0, 12).injectNull(0.3)).as(Op.Place::new),
+        records.map(Op.Update::new),
         Combinators.combine(texts(1, 8), texts(0, 12)).as(Op.Del::new));
     Arbitrary<Cursor> cursors = Combinators.combine(texts(1, 30),
         Arbitraries.strings().withChars("0123456789abcdef").ofLength(24).map(Position::parse), Arbitraries.longs())
@@ -126,8 +127,8 @@ class FrameRoundTripTest {
   void aSplicedPatchIsTheSameTextAsOneWrittenWhole() {
     Cursor c1 = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000001"), 1);
     Cursor c2 = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000002"), 2);
-    List<Op> first = List.of(new Op.Put(new LiveRecord("posts", "7", JsonObject.builder().put("id", 7)
-        .put("title", "h\u00e9\"llo\n").build()), true, null), new Op.Del("posts", "3"));
+    List<Op> first = List.of(new Op.Place(new WireRecord("posts", "7", JsonObject.builder().put("id", 7)
+        .put("title", "h\u00e9\"llo\n").build()), null), new Op.Del("posts", "3"));
     List<Op> second = List.of(new Op.Del("posts", "7"));
     List<String> writes = List.of("w1");
     List<String> sids = List.of("s", "sub-1", "\u00e9t\u00e9", "q\"uote", "back\\slash", "tab\tsid", "\ud83d\ude00");
@@ -171,7 +172,7 @@ class FrameRoundTripTest {
         () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Reconnect(-1, "drain"),
             "no negative delay"),
         () -> assertThrows(IllegalArgumentException.class, () -> new InboundFrame.Sub("s1", "feed", JsonObject.EMPTY,
-            new ResumeCursor("q", Position.parse("XYZ"), 0, Set.of())), "a resume cursor's lsn is 24 hex"),
+            new ResumeCursor("q", Position.parse("XYZ"), 0, List.of())), "a resume cursor's lsn is 24 hex"),
         () -> assertThrows(NullPointerException.class, () -> FrameCodec.decode(null), "null is no text"));
   }
 }

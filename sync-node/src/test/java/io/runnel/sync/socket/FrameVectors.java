@@ -1,11 +1,13 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.Cursor;
+import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
-import io.runnel.sync.live.Cursor;
+import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.TopicCursor;
+import io.runnel.protocol.WireRecord;
 import io.runnel.sync.live.LiveQueryException;
-import io.runnel.sync.live.LiveRecord;
-import io.runnel.sync.live.Op;
-import io.runnel.sync.live.ResumeCursor;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
@@ -16,7 +18,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The fixed frames behind the golden vectors in {@code docs/protocol/vectors/}: each file holds exactly the compact
@@ -85,8 +86,8 @@ final class FrameVectors {
         .build();
   }
 
-  static LiveRecord post(JsonObject row) {
-    return new LiveRecord("posts", ((JsonString) row.get("id")).value(), row);
+  static WireRecord post(JsonObject row) {
+    return new WireRecord("posts", ((JsonString) row.get("id")).value(), row);
   }
 
   static Cursor cursor(String lsn) {
@@ -108,8 +109,8 @@ final class FrameVectors {
     v.put("out-snapshot.json", new OutboundFrame.Snapshot("s1", List.of(post(row1()), post(row2())),
         cursor("00000016b374d84800000000")));
     v.put("out-patch.json", new OutboundFrame.Patch("s1", List.of(
-        new Op.Put(post(row3()), true, "9007199254740993"),
-        new Op.Put(post(row1()), false, null),
+        new Op.Place(post(row3()), "9007199254740993"),
+        new Op.Update(post(row1())),
         new Op.Del("posts", "9007199254740994")), List.of(WRITE), cursor("00000016b374d84800000004")));
     v.put("out-patch-resumed.json",
         new OutboundFrame.Patch("s1", List.of(), List.of(), cursor("00000016b374d84800000004")));
@@ -119,7 +120,7 @@ final class FrameVectors {
         "No channel declares the topic 'org.acme'.", "Join a topic of a declared channel."), null, "org.acme"));
     v.put("out-refuse-frame.json", OutboundFrame.Refuse.of(refusalOf("{\"t\":\"subscribe\"}")));
     v.put("out-records.json", new OutboundFrame.Records("org.acme", "5f0c2a9e81d4b3a7", 42,
-        Position.parse("00000016b374d84800000002"), List.of(new Op.Put(post(row3()), true, null), new Op.Del("posts",
+        Position.parse("00000016b374d84800000002"), List.of(new Op.Place(post(row3()), null), new Op.Del("posts",
         "9007199254740994")), List.of(WRITE)));
     v.put("out-gap.json", new OutboundFrame.Gap("org.acme", "5f0c2a9e81d4b3a8"));
     v.put("out-event.json", new OutboundFrame.Event("org.acme", "typing", JsonObject.builder()
@@ -143,9 +144,9 @@ final class FrameVectors {
         .put("orgId", "acme").put("limit", 20).put("since", "2024-11-29T12:00:00Z").put("views", "9007199254740993")
         .put("tag", JsonNull.NULL).put("title", "Grüße 🚀").build(), null));
     v.put("in-sub-resume.json", new InboundFrame.Sub("s1", "feed", in, new ResumeCursor(QID,
-        Position.parse("00000016b374d84800000003"), AT, Set.of("9007199254740995", "9007199254740993"))));
+        Position.parse("00000016b374d84800000003"), AT, List.of("9007199254740993", "9007199254740995"))));
     v.put("in-unsub.json", new InboundFrame.Unsub("s1"));
-    v.put("in-join.json", new InboundFrame.Join("org.acme", new ChannelCursor("5f0c2a9e81d4b3a7", 42),
+    v.put("in-join.json", new InboundFrame.Join("org.acme", new TopicCursor("5f0c2a9e81d4b3a7", 42),
         JsonObject.builder().put("name", "Ada").build()));
     v.put("in-leave.json", new InboundFrame.Leave("org.acme"));
     return v;

@@ -1,11 +1,11 @@
-package io.runnel.sync.socket;
+package io.runnel.protocol;
 
 import io.runnel.wire.JsonObject;
 import java.util.Objects;
 
 /**
- * One member of a topic's presence roster, as {@code presence} and {@code presence-diff} carry it: {@code { "key",
- * "meta", "since" }}.
+ * One member of a topic's presence roster, as {@code presence} and {@code presence-diff} carry it
+ * ({@code docs/protocol.md}, "Socket frames"): {@code { "key", "meta", "since" }}.
  *
  * @param key the member's presence key (non-empty)
  * @param meta the meta object the member's {@code join} carried ({@code {}} when it carried none)
@@ -13,7 +13,12 @@ import java.util.Objects;
  */
 public record PresenceMember(String key, JsonObject meta, long since) {
 
-  /** @throws IllegalArgumentException when the key is empty or {@code since} negative */
+  /**
+   * Checks the parts.
+   *
+   * @throws IllegalArgumentException when the key is empty or {@code since} negative
+   * @throws NullPointerException for a missing part
+   */
   public PresenceMember {
     Frames.requireNonEmpty(Objects.requireNonNull(key, "key"), "presence key");
     Objects.requireNonNull(meta, "meta");
