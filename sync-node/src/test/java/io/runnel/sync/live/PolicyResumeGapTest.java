@@ -130,7 +130,7 @@ class PolicyResumeGapTest {
           () -> assertEquals(0, quiet, "changes to bob's rows sent ada nothing, not even an empty patch"),
           () -> assertFalse(frames.contains(p + "bob"), "no frame names bob's rows: " + frames),
           () -> assertFalse(frames.contains(p + "glx"), "no frame names another tenant's row: " + frames),
-          () -> assertTrue(frames.contains("Put[record=WireRecord[type=docs, key=" + p + "ada2") && frames.contains(
+          () -> assertTrue(frames.contains("Place[record=WireRecord[type=docs, key=" + p + "ada2") && frames.contains(
               "after=" + p + "ada1"), "ada2 goes after ada1, her nearest visible predecessor: " + frames),
           () -> assertTrue(frames.contains("Del[type=docs, key=" + p + "ada1]"), "a row leaving her rule is a del"),
           () -> assertNull(s.error, frames),
