@@ -4,6 +4,7 @@ package io.runnel.protocol;
 final class Hex {
 
   private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+  private static final char[] UPPER = "0123456789ABCDEF".toCharArray();
 
   private Hex() {}
 
@@ -39,6 +40,18 @@ final class Hex {
       return c - 'A' + 10;
     }
     return -1;
+  }
+
+  /** {@code v}'s hex digits in upper case without leading zeros ({@code 0} for zero), as PostgreSQL prints them. */
+  static String upper(long v) {
+    char[] c = new char[16];
+    int at = c.length;
+    long rest = v;
+    do {
+      c[--at] = UPPER[(int) (rest & 0xf)];
+      rest >>>= 4;
+    } while (rest != 0);
+    return new String(c, at, c.length - at);
   }
 
   /** Writes the low {@code digits} hex digits of {@code v} into {@code c} at {@code at}, zero-padded, lower case. */

@@ -72,6 +72,6 @@ public record Lsn(long value) implements Comparable<Lsn> {
   /** PostgreSQL's text, {@code 16/B374D848}. */
   @Override
   public String toString() {
-    return Long.toHexString(value >>> 32).toUpperCase() + "/" + Long.toHexString(value & 0xffffffffL).toUpperCase();
+    return Hex.upper(value >>> 32) + "/" + Hex.upper(value & 0xffffffffL);
   }
 }

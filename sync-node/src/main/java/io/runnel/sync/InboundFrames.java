@@ -1,7 +1,7 @@
 package io.runnel.sync;
 
+import io.runnel.protocol.FrameException;
 import io.runnel.sync.socket.FrameAssembler;
-import io.runnel.sync.socket.FrameException;
 import io.runnel.sync.socket.TokenBucket;
 import io.runnel.wire.ErrorCode;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,9 @@
 package io.runnel.sync;
 
 import io.helidon.websocket.WsSession;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.sync.socket.FrameAssembler;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.sync.socket.OutboundQueue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -47,19 +47,19 @@ final class SocketOutbox {
   /** Answers {@code refuse} with {@code e} (for {@code sid}, if any), counted under its code. */
   void refuse(RunnelException e, @Nullable String sid) {
     node.metrics().refused(e.code().name());
-    answer(OutboundFrame.Refuse.of(e, sid, null));
+    answer(ServerFrame.Refuse.of(e, sid, null));
   }
 
   /**
    * Queues the answer to a frame the client sent ({@code hello}, {@code refuse}) behind whatever is queued, past the
    * data bound ({@link OutboundQueue#offerAnswer}); false when even that room is full.
    */
-  boolean answer(OutboundFrame frame) {
+  boolean answer(ServerFrame frame) {
     return queue(FrameCodec.encode(frame), true);
   }
 
   /** Queues a frame; false when it was dropped over the bound. */
-  boolean send(OutboundFrame frame) {
+  boolean send(ServerFrame frame) {
     return send(FrameCodec.encode(frame));
   }
 

@@ -1,12 +1,12 @@
 package io.runnel.sync;
 
 import io.runnel.dsl.Actor;
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.sync.live.LiveSubscription;
-import io.runnel.sync.socket.InboundFrame;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.RunnelException;
@@ -50,7 +50,7 @@ final class SocketSubscriptions {
    * Subscribes {@code sub} for {@code actor}, whose anonymous caps count under {@code network}, or refuses it. Called
    * under the identity lock.
    */
-  void subscribe(InboundFrame.Sub sub, Actor actor, String network) {
+  void subscribe(ClientFrame.Sub sub, Actor actor, String network) {
     if (subscriptions.containsKey(sub.sid())) {
       outbox.refuse(new NodeException(ErrorCode.X_SUBSCRIPTION_ID_TAKEN, "This socket already holds sid '"
           + sub.sid() + "'.", "Use a new sid, or unsub the old one first."), sub.sid());
@@ -103,7 +103,7 @@ final class SocketSubscriptions {
   /** Sends a window's {@code snapshot}; one dropped leaves {@code sid} desynced, one sent ends its desync. */
   void snapshot(String sid, List<WireRecord> records, Cursor cursor) {
     if (subscriptions.containsKey(sid) || !desynced.contains(sid)) {
-      if (!outbox.send(new OutboundFrame.Snapshot(sid, records, cursor))) {
+      if (!outbox.send(new ServerFrame.Snapshot(sid, records, cursor))) {
         desynced.add(sid);
       } else {
         desynced.remove(sid);
@@ -118,7 +118,7 @@ final class SocketSubscriptions {
       outbox.dropped();
       return;
     }
-    if (!outbox.send(new OutboundFrame.Patch(sid, ops, writes, cursor))) {
+    if (!outbox.send(new ServerFrame.Patch(sid, ops, writes, cursor))) {
       desynced.add(sid);
     }
   }

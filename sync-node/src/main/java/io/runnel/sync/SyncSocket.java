@@ -6,9 +6,12 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import io.runnel.dsl.Actor;
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Cursor;
+import io.runnel.protocol.FrameException;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.GrantHolder;
@@ -17,9 +20,6 @@ import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelMember;
 import io.runnel.sync.live.LiveSubscriber;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.FrameException;
-import io.runnel.sync.socket.InboundFrame;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -136,12 +136,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   /** One whole text frame the client sent: decoded, then decided under the identity lock. */
   void handle(String text) {
-    InboundFrame frame;
+    ClientFrame frame;
     try {
       frame = FrameCodec.decode(text);
     } catch (FrameException e) {
       node.metrics().refused(e.code().name());
-      outbox.answer(OutboundFrame.Refuse.of(e));
+      outbox.answer(ServerFrame.Refuse.of(e));
       return;
     }
     identity.lock();
@@ -152,10 +152,10 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
   }
 
-  private void handle(InboundFrame frame, Actor actor) {
+  private void handle(ClientFrame frame, Actor actor) {
     switch (frame) {
-      case InboundFrame.Hello h -> {
-        if (h.v() != InboundFrame.VERSION) {
+      case ClientFrame.Hello h -> {
+        if (h.v() != ClientFrame.VERSION) {
           outbox.refuse(new NodeException(ErrorCode.X_PROTOCOL_VERSION, "This node speaks protocol version 1, not "
               + h.v() + ".", "Upgrade the client."), null);
           return;
@@ -165,21 +165,21 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
         OptionalLong asOf = node.live().asOf();
         OptionalLong lag = node.live().lagMillis();
         boolean known = asOf.isPresent() && lag.isPresent();
-        outbox.answer(new OutboundFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
+        outbox.answer(new ServerFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
             lsn, known ? lag.getAsLong() : null, known ? asOf.getAsLong() : null,
             null));
       }
-      case InboundFrame.Sub sub -> subscriptions.subscribe(sub, actor, network);
-      case InboundFrame.Unsub u -> subscriptions.unsub(u.sid());
-      case InboundFrame.Join j -> {
+      case ClientFrame.Sub sub -> subscriptions.subscribe(sub, actor, network);
+      case ClientFrame.Unsub u -> subscriptions.unsub(u.sid());
+      case ClientFrame.Join j -> {
         try {
           node.channels().join(this, j.topic(), j.cursor(), j.presence());
         } catch (ChannelException e) {
           node.metrics().refused(e.code().name());
-          outbox.answer(OutboundFrame.Refuse.of(e, null, j.topic()));
+          outbox.answer(ServerFrame.Refuse.of(e, null, j.topic()));
         }
       }
-      case InboundFrame.Leave l -> node.channels().leave(this, l.topic());
+      case ClientFrame.Leave l -> node.channels().leave(this, l.topic());
     }
   }
 
@@ -267,7 +267,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       subscriptions.resubscribeAll();
       node.channels().recheck(this).forEach((topic, e) -> {
         node.metrics().refused(e.code().name());
-        outbox.answer(OutboundFrame.Refuse.of(e, null, topic));
+        outbox.answer(ServerFrame.Refuse.of(e, null, topic));
       });
     } finally {
       identity.unlock();
@@ -317,7 +317,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
    * answer is); false when the socket is closed or even that room is full.
    */
   boolean reconnect(long delayMs, String reason) {
-    return outbox.answer(new OutboundFrame.Reconnect(delayMs, reason));
+    return outbox.answer(new ServerFrame.Reconnect(delayMs, reason));
   }
 
   /**

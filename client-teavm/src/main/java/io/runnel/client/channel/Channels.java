@@ -1,15 +1,15 @@
 package io.runnel.client.channel;
 
-import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.FrameCodec;
-import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Verdict;
 import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.ChannelRef;
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.FrameDecoder;
 import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -187,7 +187,7 @@ public final class Channels implements ChannelHub {
     ReadAnswer answer = null;
     if (v instanceof Verdict.Applied a && a.body() != null) {
       try {
-        answer = FrameCodec.readAnswer(a.body());
+        answer = FrameDecoder.readAnswer(a.body());
       } catch (RuntimeException unreadable) {
         answer = null;
       }

@@ -1,13 +1,13 @@
 package io.runnel.client.channel;
 
-import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.client.store.RecordStore;
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.PresenceMember;
 import io.runnel.protocol.ReadAnswer;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;

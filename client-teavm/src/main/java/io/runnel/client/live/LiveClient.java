@@ -1,16 +1,17 @@
 package io.runnel.client.live;
 
 import io.runnel.client.ConnectionState;
-import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.FrameCodec;
-import io.runnel.client.frame.FrameInvalidException;
-import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.SocketPort;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.QueryRef;
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.FrameDecoder;
+import io.runnel.protocol.FrameException;
+import io.runnel.protocol.JsonTreeSink;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
@@ -332,12 +333,12 @@ public final class LiveClient {
   private void receive(String text) {
     ServerFrame frame;
     try {
-      frame = FrameCodec.decode(json.parse(text));
-    } catch (FrameInvalidException e) {
+      frame = FrameDecoder.server(json.parse(text));
+    } catch (FrameException e) {
       report(e);
       return;
     } catch (RuntimeException e) {
-      report(new FrameInvalidException("A frame is not JSON: " + e.getMessage()));
+      report(FrameException.ofNodeFrame("A frame is not JSON: " + e.getMessage()));
       return;
     }
     switch (frame) {
@@ -477,9 +478,9 @@ public final class LiveClient {
 
   private void sendSub(LiveQuery q) {
     ClientFrame.Sub sub = q.sub(true);
-    String text = json.write(FrameCodec.encode(sub));
-    if (sub.resume() != null && Utf8.length(text) > MAX_FRAME_BYTES) {
-      text = json.write(FrameCodec.encode(q.sub(false)));
+    String text = json.write(JsonTreeSink.toJson(sub));
+    if (sub.cursor() != null && Utf8.length(text) > MAX_FRAME_BYTES) {
+      text = json.write(JsonTreeSink.toJson(q.sub(false)));
     }
     SocketPort.Connection c = socket;
     if (c != null) {
@@ -494,7 +495,7 @@ public final class LiveClient {
   private void send(ClientFrame frame) {
     SocketPort.Connection c = socket;
     if (c != null) {
-      c.send(json.write(FrameCodec.encode(frame)));
+      c.send(json.write(JsonTreeSink.toJson(frame)));
     }
   }
 

@@ -1,17 +1,17 @@
 package io.runnel.client.live;
 
-import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.ServerFrame;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Matcher;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;

@@ -1,7 +1,7 @@
 package io.runnel.client.live;
 
-import io.runnel.client.frame.ClientFrame;
-import io.runnel.client.frame.ServerFrame;
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.ServerFrame;
 import java.util.function.Consumer;
 
 /**

@@ -2,10 +2,10 @@ package io.runnel.sync.channel;
 
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.live.ChangeListener;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -348,7 +348,7 @@ public final class ChannelHub implements AutoCloseable {
     events.increment();
     Topic local = topics.get(topic);
     int delivered = local == null ? 0
-        : local.deliver(FrameCodec.encode(new OutboundFrame.Event(topic, event, payload)));
+        : local.deliver(FrameCodec.encode(new ServerFrame.Event(topic, event, payload)));
     peers.event(topic, event, payload);
     return delivered;
   }

@@ -2,9 +2,9 @@ package io.runnel.sync.channel;
 
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.Nullable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -82,7 +82,7 @@ final class RecordsLog {
     if (ops.size() > MAX_FRAME_OPS) {
       return null;
     }
-    String text = FrameCodec.encode(new OutboundFrame.Records(topic, epoch, seq + 1, lsn, ops, writes));
+    String text = FrameCodec.encode(new ServerFrame.Records(topic, epoch, seq + 1, lsn, ops, writes));
     if (text.length() > MAX_FRAME_CHARS) {
       return null;
     }
@@ -128,7 +128,7 @@ final class RecordsLog {
 
   /** The text of {@code gap} for this topic's epoch now. */
   String gap() {
-    return FrameCodec.encode(new OutboundFrame.Gap(topic, epoch));
+    return FrameCodec.encode(new ServerFrame.Gap(topic, epoch));
   }
 
   /** The topic left the node: its ring goes back to the budget. */

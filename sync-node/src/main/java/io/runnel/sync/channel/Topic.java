@@ -3,9 +3,9 @@ package io.runnel.sync.channel;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.PresenceMember;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -281,7 +281,7 @@ final class Topic {
   synchronized void remote(ChannelMessage message, long now) {
     switch (message) {
       case ChannelMessage.Event e ->
-          deliver(FrameCodec.encode(new OutboundFrame.Event(e.topic(), e.event(), e.payload())));
+          deliver(FrameCodec.encode(new ServerFrame.Event(e.topic(), e.event(), e.payload())));
       case ChannelMessage.Seated s -> {
         if (roster.fresh(s.seat(), s.stamp())) {
           change(s.key(), () -> roster.seat(s.seat(), s.key(), s.meta(), s.since(), now, false, s.stamp()));
@@ -391,7 +391,7 @@ final class Topic {
       }
     });
     String shared = joins.isEmpty() && leaves.isEmpty() ? null
-        : FrameCodec.encode(new OutboundFrame.PresenceDiff(name(), joins, leaves, roster.total()));
+        : FrameCodec.encode(new ServerFrame.PresenceDiff(name(), joins, leaves, roster.total()));
     for (Membership m : members.values()) {
       if (m.stale || m.shown >= version) {
         continue;
@@ -424,11 +424,11 @@ final class Topic {
       }
     });
     return joins.isEmpty() && leaves.isEmpty() ? null
-        : FrameCodec.encode(new OutboundFrame.PresenceDiff(name(), joins, leaves, roster.total()));
+        : FrameCodec.encode(new ServerFrame.PresenceDiff(name(), joins, leaves, roster.total()));
   }
 
   private void sendRoster(Membership m) {
-    String text = FrameCodec.encode(new OutboundFrame.Presence(name(), roster.members(ROSTER_MEMBERS), roster.total()));
+    String text = FrameCodec.encode(new ServerFrame.Presence(name(), roster.members(ROSTER_MEMBERS), roster.total()));
     if (m.member.send(text)) {
       m.stale = false;
       m.shown = version;

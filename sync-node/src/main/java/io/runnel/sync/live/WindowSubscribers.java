@@ -6,6 +6,7 @@ import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -139,7 +140,7 @@ final class WindowSubscribers {
       Shared diff = next == visible ? unruled.get(s.list) : null;
       if (diff == null) {
         List<Op> ops = WindowRows.diff(entity, s.list, next, json, keys);
-        // Unmodifiable copies, which the frame keeps as they are (OutboundFrame.Patch copies other lists).
+        // Unmodifiable copies, which the frame keeps as they are (ServerFrame.Patch copies other lists).
         diff = ops.isEmpty() ? Shared.NONE : new Shared(sameOps.computeIfAbsent(ops, List::copyOf),
             sameWrites.computeIfAbsent(writesIn(ops, writes), List::copyOf));
         if (next == visible) {

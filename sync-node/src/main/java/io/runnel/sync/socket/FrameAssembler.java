@@ -1,5 +1,6 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.FrameException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 

@@ -1,5 +1,9 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.FrameDecoder;
+import io.runnel.protocol.FrameException;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.JsonObject;
 import java.util.Objects;
 
@@ -34,7 +38,7 @@ public final class FrameCodec {
    * @throws IllegalArgumentException when a JSON value inside the frame nests deeper than Jackson writes (1,000
    *     levels; Runnel's own parsers stop at 512)
    */
-  public static String encode(OutboundFrame frame) {
+  public static String encode(ServerFrame frame) {
     return FrameWriter.outbound(Objects.requireNonNull(frame, "frame"));
   }
 
@@ -44,7 +48,7 @@ public final class FrameCodec {
    *
    * @throws IllegalArgumentException when a JSON value inside the frame nests deeper than Jackson writes
    */
-  public static String encode(InboundFrame frame) {
+  public static String encode(ClientFrame frame) {
     return FrameWriter.inbound(Objects.requireNonNull(frame, "frame"));
   }
 
@@ -58,8 +62,8 @@ public final class FrameCodec {
    *     could read a valid one ({@link FrameException#sid()}), so that the node can refuse the subscription or join
    *     by name
    */
-  public static InboundFrame decode(String text) {
+  public static ClientFrame decode(String text) {
     JsonObject members = FrameReader.read(Objects.requireNonNull(text, "text"));
-    return FrameDecoder.decode(members);
+    return FrameDecoder.client(members);
   }
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.FrameException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -166,7 +168,7 @@ final class FrameReader {
           "Send a smaller input: a query input nests at most 32 levels of objects and arrays.");
     }
     String kind = members.get("t") instanceof JsonString t ? t.value() + "." : "";
-    String sid = members.get("sid") instanceof JsonString s && Frames.isSid(s.value()) ? s.value() : null;
+    String sid = members.get("sid") instanceof JsonString s && ClientFrame.isSid(s.value()) ? s.value() : null;
     String topic = sid == null && members.get("topic") instanceof JsonString s && !s.value().isEmpty()
         ? s.value()
         : null;
@@ -177,7 +179,7 @@ final class FrameReader {
   /** The frame's sid when {@code in} broke the read: as read before {@code in}, or from the text without it. */
   private @Nullable String sidAround() {
     if (members.get("sid") instanceof JsonString s) {
-      return Frames.isSid(s.value()) ? s.value() : null;
+      return ClientFrame.isSid(s.value()) ? s.value() : null;
     }
     int end = endOfContainer(text, memberStart);
     if (memberStart < 0 || end < 0) {
@@ -185,7 +187,7 @@ final class FrameReader {
     }
     try {
       JsonObject rest = new FrameReader(text.substring(0, memberStart) + "null" + text.substring(end)).frame(false);
-      return rest.get("sid") instanceof JsonString s && Frames.isSid(s.value()) ? s.value() : null;
+      return rest.get("sid") instanceof JsonString s && ClientFrame.isSid(s.value()) ? s.value() : null;
     } catch (FrameException e) {
       return null;
     }

@@ -11,8 +11,8 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
-import io.runnel.sync.socket.OutboundFrame;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +66,7 @@ class WindowSubscribersTest {
     List<Op> ops = (List<Op>) first[1];
     @SuppressWarnings("unchecked")
     List<String> writes = (List<String>) first[2];
-    OutboundFrame.Patch frame = new OutboundFrame.Patch("s1", ops, writes, cursor);
+    ServerFrame.Patch frame = new ServerFrame.Patch("s1", ops, writes, cursor);
     assertAll(
         () -> assertSame(first[1], second[1], "one ops list for both"),
         () -> assertSame(first[2], second[2], "one writes list for both"),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.protocol.FrameException;
 import io.runnel.wire.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

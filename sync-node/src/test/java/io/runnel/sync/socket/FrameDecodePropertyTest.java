@@ -2,6 +2,7 @@ package io.runnel.sync.socket;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.runnel.protocol.FrameException;
 import io.runnel.wire.ErrorCode;
 import java.util.List;
 import java.util.Set;

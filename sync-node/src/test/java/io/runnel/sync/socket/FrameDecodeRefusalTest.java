@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.FrameException;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
@@ -150,8 +152,8 @@ class FrameDecodeRefusalTest {
               () -> assertEquals("join.presence", e.field(), "the meta is an object"),
               () -> assertEquals("org.acme", e.topic(), "the join can be refused by topic"),
               () -> assertNull(e.sid(), "a join has no sid"),
-              () -> assertEquals(new OutboundFrame.Refuse(null, "org.acme", "X_FRAME_INVALID", e.cause(), e.fix()),
-                  OutboundFrame.Refuse.of(e), "the refusal names the topic"));
+              () -> assertEquals(new ServerFrame.Refuse(null, "org.acme", "X_FRAME_INVALID", e.cause(), e.fix()),
+                  ServerFrame.Refuse.of(e), "the refusal names the topic"));
         },
         () -> assertEquals("join.cursor.seq",
             refusalOf("{\"t\":\"join\",\"topic\":\"org.acme\",\"cursor\":{\"epoch\":\"e1\",\"seq\":-1}}").field(),
@@ -159,10 +161,10 @@ class FrameDecodeRefusalTest {
         () -> assertEquals("join.cursor.epoch",
             refusalOf("{\"t\":\"join\",\"topic\":\"org.acme\",\"cursor\":{\"seq\":1}}").field(),
             "a channel cursor has an epoch"),
-        () -> assertEquals(new OutboundFrame.Refuse("s1", null, "X_FRAME_INVALID",
+        () -> assertEquals(new ServerFrame.Refuse("s1", null, "X_FRAME_INVALID",
                 "sub.q must be a non-empty string, but it is missing.",
                 "Send sub.q as a non-empty string (docs/protocol.md, \"Socket frames\")."),
-            OutboundFrame.Refuse.of(refusalOf("{\"t\":\"sub\",\"sid\":\"s1\",\"in\":{}}")),
+            ServerFrame.Refuse.of(refusalOf("{\"t\":\"sub\",\"sid\":\"s1\",\"in\":{}}")),
             "a sub refused after its sid was read is refused by sid"));
   }
 }

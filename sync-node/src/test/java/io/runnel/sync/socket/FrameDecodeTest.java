@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.ClientFrame;
+import io.runnel.protocol.FrameException;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonArray;
@@ -34,30 +37,30 @@ class FrameDecodeTest {
   @Test
   void unknownMembersAreIgnoredAndOptionalFieldsMayBeNull() {
     assertAll(
-        () -> assertEquals(new InboundFrame.Hello(1, null),
+        () -> assertEquals(new ClientFrame.Hello(1, null),
             FrameCodec.decode("{\"v\":1,\"t\":\"hello\",\"build\":null,\"future\":{\"x\":[1,2]}}"),
             "a newer client's extra member is ignored, in any order, and a null build is none"),
-        () -> assertEquals(new InboundFrame.Sub("s1", "feed", JsonObject.EMPTY, null),
+        () -> assertEquals(new ClientFrame.Sub("s1", "feed", JsonObject.EMPTY, null),
             FrameCodec.decode(SUB + "{},\"cursor\":null,\"priority\":\"high\"}"), "a null cursor is a fresh sub"),
-        () -> assertEquals(new InboundFrame.Join("org.acme", null, null),
+        () -> assertEquals(new ClientFrame.Join("org.acme", null, null),
             FrameCodec.decode("{\"t\":\"join\",\"topic\":\"org.acme\",\"cursor\":null,\"presence\":null}"),
             "a join without cursor or presence"),
-        () -> assertEquals(new InboundFrame.Unsub("s1"), FrameCodec.decode(" \n{\"t\":\"unsub\",\"sid\":\"s1\"}\t "),
+        () -> assertEquals(new ClientFrame.Unsub("s1"), FrameCodec.decode(" \n{\"t\":\"unsub\",\"sid\":\"s1\"}\t "),
             "white space around the object is JSON"));
   }
 
   @Test
   void aHelloOfAnotherVersionDecodesForTheNodeToRefuse() {
     assertAll(
-        () -> assertEquals(new InboundFrame.Hello(2, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":2}"),
+        () -> assertEquals(new ClientFrame.Hello(2, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":2}"),
             "v 2 is the node's to refuse with X_PROTOCOL_VERSION"),
-        () -> assertEquals(new InboundFrame.Hello(0, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":0}"), "v 0"),
-        () -> assertEquals(new InboundFrame.Hello(-1, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":-1}"), "v -1"));
+        () -> assertEquals(new ClientFrame.Hello(0, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":0}"), "v 0"),
+        () -> assertEquals(new ClientFrame.Hello(-1, null), FrameCodec.decode("{\"t\":\"hello\",\"v\":-1}"), "v -1"));
   }
 
   @Test
   void theInputKeepsItsNumberTextAndIsLeftToTheLiveEngineToLimit() {
-    InboundFrame.Sub sub = (InboundFrame.Sub) FrameCodec.decode(SUB + "{\"n\":1.50,\"e\":1E+3,\"big\":"
+    ClientFrame.Sub sub = (ClientFrame.Sub) FrameCodec.decode(SUB + "{\"n\":1.50,\"e\":1E+3,\"big\":"
         + "123456789012345678901234567890,\"deep\":" + nested(40, "[", "]") + "}}");
     assertAll(
         () -> assertEquals(new JsonNumber("1.50"), sub.in().get("n"), "trailing zeros kept"),
@@ -86,8 +89,8 @@ class FrameDecodeTest {
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, unclosed.code(), "an unclosed deep input"),
         () -> assertNull(unclosed.sid(), "no sid can be found past an input that never closes"),
         () -> assertNull(badSid.sid(), "only a valid sid is carried"),
-        () -> assertEquals(new OutboundFrame.Refuse("s1", null, "X_INPUT_INVALID", sidFirst.cause(), sidFirst.fix()),
-            OutboundFrame.Refuse.of(sidFirst), "the node refuses the sub by its sid"));
+        () -> assertEquals(new ServerFrame.Refuse("s1", null, "X_INPUT_INVALID", sidFirst.cause(), sidFirst.fix()),
+            ServerFrame.Refuse.of(sidFirst), "the node refuses the sub by its sid"));
   }
 
   @Test
@@ -112,7 +115,7 @@ class FrameDecodeTest {
 
   @Test
   void nestingWithinTheBoundDecodes() {
-    InboundFrame.Sub sub = (InboundFrame.Sub) FrameCodec.decode(SUB + "{\"a\":" + nested(254, "[", "]") + "}}");
+    ClientFrame.Sub sub = (ClientFrame.Sub) FrameCodec.decode(SUB + "{\"a\":" + nested(254, "[", "]") + "}}");
     JsonValue v = sub.in().get("a");
     int depth = 0;
     while (v instanceof JsonArray a) {
@@ -137,18 +140,18 @@ class FrameDecodeTest {
     }
     String text = SUB + "{\"orgId\":\"acme\"},\"cursor\":{\"qid\":\"feed:d94946c8447dc964@acme\",\"lsn\":"
         + "\"00000016b374d84800000003\",\"at\":1732880000000,\"ids\":[" + ids + "]}}";
-    InboundFrame f = FrameCodec.decode(text);
+    ClientFrame f = FrameCodec.decode(text);
     assertAll(
         () -> assertTrue(text.length() > 200 * 1024, "the frame is over 200 KiB"),
-        () -> assertInstanceOf(InboundFrame.Sub.class, f, "a resume"),
+        () -> assertInstanceOf(ClientFrame.Sub.class, f, "a resume"),
         () -> assertEquals(new ResumeCursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000003"),
-            1_732_880_000_000L, keys), ((InboundFrame.Sub) f).cursor(), "every id read"));
+            1_732_880_000_000L, keys), ((ClientFrame.Sub) f).cursor(), "every id read"));
   }
 
   @Test
   void aLongStringInTheInputDecodes() {
     String big = "é".repeat(200 * 1024);
-    InboundFrame.Sub sub = (InboundFrame.Sub) FrameCodec.decode(SUB + "{\"text\":\"" + big + "\"}}");
+    ClientFrame.Sub sub = (ClientFrame.Sub) FrameCodec.decode(SUB + "{\"text\":\"" + big + "\"}}");
     assertEquals(new JsonString(big), sub.in().get("text"), "200 Ki characters in one string");
   }
 }

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.PresenceMember;
 import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.Json;
@@ -67,23 +69,23 @@ class FrameRoundTripTest {
   }
 
   @Provide
-  Arbitrary<InboundFrame> inboundFrames() {
+  Arbitrary<ClientFrame> inboundFrames() {
     Arbitrary<String> sids = texts(1, 64);
     Arbitrary<String> names = texts(1, 20);
     Arbitrary<Position> lsns = Arbitraries.strings().withChars("0123456789abcdef").ofLength(24).map(Position::parse);
     Arbitrary<ResumeCursor> cursors = Combinators.combine(names, lsns, Arbitraries.longs().greaterOrEqual(0),
         texts(0, 40).set().ofMaxSize(6).map(List::copyOf)).as(ResumeCursor::new);
     return Arbitraries.oneOf(
-        Combinators.combine(Arbitraries.integers(), names.injectNull(0.5)).as(InboundFrame.Hello::new),
-        Combinators.combine(sids, names, objects(3), cursors.injectNull(0.5)).as(InboundFrame.Sub::new),
-        sids.map(InboundFrame.Unsub::new),
+        Combinators.combine(Arbitraries.integers(), names.injectNull(0.5)).as(ClientFrame.Hello::new),
+        Combinators.combine(sids, names, objects(3), cursors.injectNull(0.5)).as(ClientFrame.Sub::new),
+        sids.map(ClientFrame.Unsub::new),
         Combinators.combine(names, Combinators.combine(names, Arbitraries.longs().greaterOrEqual(0))
-            .as(TopicCursor::new).injectNull(0.5), objects(2).injectNull(0.5)).as(InboundFrame.Join::new),
-        names.map(InboundFrame.Leave::new));
+            .as(TopicCursor::new).injectNull(0.5), objects(2).injectNull(0.5)).as(ClientFrame.Join::new),
+        names.map(ClientFrame.Leave::new));
   }
 
   @Property(tries = 500)
-  void everyClientFrameDecodesFromItsOwnEncoding(@ForAll("inboundFrames") InboundFrame frame) {
+  void everyClientFrameDecodesFromItsOwnEncoding(@ForAll("inboundFrames") ClientFrame frame) {
     String text = FrameCodec.encode(frame);
     assertAll(
         () -> assertEquals(frame, FrameCodec.decode(text), "decode(encode(f)) is f: " + text),
@@ -92,7 +94,7 @@ class FrameRoundTripTest {
   }
 
   @Provide
-  Arbitrary<OutboundFrame.Patch> patches() {
+  Arbitrary<ServerFrame.Patch> patches() {
     Arbitrary<WireRecord> records = Combinators.combine(texts(1, 8), texts(0, 12), objects(2)).as(WireRecord::new);
     Arbitrary<Op> ops = Arbitraries.oneOf(
         Combinators.combine(records, texts(0, 12).injectNull(0.3)).as(Op.Place::new),
@@ -103,11 +105,11 @@ class FrameRoundTripTest {
         .as(Cursor::new);
     return Combinators.combine(texts(1, 64), ops.list().ofMaxSize(5),
         Arbitraries.strings().withChars("0123456789abcdef").ofLength(32).list().ofMaxSize(2), cursors)
-        .as(OutboundFrame.Patch::new);
+        .as(ServerFrame.Patch::new);
   }
 
   @Property(tries = 300)
-  void aPatchParsesToTheTreeItsOpsAndCursorDescribe(@ForAll("patches") OutboundFrame.Patch patch) {
+  void aPatchParsesToTheTreeItsOpsAndCursorDescribe(@ForAll("patches") ServerFrame.Patch patch) {
     List<JsonValue> ops = new ArrayList<>();
     patch.ops().forEach(op -> ops.add(op.toJson()));
     JsonObject expected = JsonObject.builder().put("t", "patch").put("sid", patch.sid())
@@ -135,7 +137,7 @@ class FrameRoundTripTest {
     for (List<Op> ops : List.of(first, second, first)) {
       for (Cursor c : List.of(c1, c2)) {
         for (String sid : sids) {
-          OutboundFrame.Patch p = new OutboundFrame.Patch(sid, ops, writes, c);
+          ServerFrame.Patch p = new ServerFrame.Patch(sid, ops, writes, c);
           assertEquals(FrameWriter.whole(p), FrameWriter.outbound(p), "sid " + sid + ", ops " + ops);
         }
       }
@@ -146,32 +148,32 @@ class FrameRoundTripTest {
   void framesRefuseValuesTheContractForbids() {
     Cursor c = new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000000"), 1);
     assertAll(
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Refuse("s1", "org.acme",
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Refuse("s1", "org.acme",
             "X_FORBIDDEN", "c", "f"), "a refusal names a sid or a topic, not both"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Refuse(null, null, "forbidden",
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Refuse(null, null, "forbidden",
             "c", "f"), "codes are X_ and capitals"),
-        () -> assertEquals("X_POST_NOT_FOUND", new OutboundFrame.Refuse("s1", null, "X_POST_NOT_FOUND", "c", "f")
+        () -> assertEquals("X_POST_NOT_FOUND", new ServerFrame.Refuse("s1", null, "X_POST_NOT_FOUND", "c", "f")
             .code(), "a mutator's own code is a code"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Snapshot("s".repeat(65),
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Snapshot("s".repeat(65),
             List.of(), c), "sid of 65"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 0,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Hello(1, "n", null, 0,
             Position.parse("00000016b374d84800000000"), null, null, null), "a heartbeat is positive"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Hello(1, "n", null, 10,
             Position.parse("16/B374D848"), null, null, null), "an lsn is 24 hex"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Hello(1, "n", null, 10,
             Position.parse("00000016b374d84800000000"), 5L, null, null), "lagMs comes with asOf"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Hello(1, "n", null, 10,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Hello(1, "n", null, 10,
             Position.parse("00000016b374d84800000000"), -1L, 1L, null), "a lag is never negative"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Records("org.acme", "e", 0,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Records("org.acme", "e", 0,
             Position.parse("00000016b374d84800000000"), List.of(), List.of()), "seq counts from 1"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Presence("org.acme",
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Presence("org.acme",
             java.util.Collections.nCopies(257, new PresenceMember("k", JsonObject.EMPTY, 0)), 300),
             "a roster lists at most 256"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Presence("org.acme",
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Presence("org.acme",
             List.of(new PresenceMember("k", JsonObject.EMPTY, 0)), 0), "the total counts the listed"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new OutboundFrame.Reconnect(-1, "drain"),
+        () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Reconnect(-1, "drain"),
             "no negative delay"),
-        () -> assertThrows(IllegalArgumentException.class, () -> new InboundFrame.Sub("s1", "feed", JsonObject.EMPTY,
+        () -> assertThrows(IllegalArgumentException.class, () -> new ClientFrame.Sub("s1", "feed", JsonObject.EMPTY,
             new ResumeCursor("q", Position.parse("XYZ"), 0, List.of())), "a resume cursor's lsn is 24 hex"),
         () -> assertThrows(NullPointerException.class, () -> FrameCodec.decode(null), "null is no text"));
   }

@@ -1,10 +1,13 @@
 package io.runnel.sync.socket;
 
+import io.runnel.protocol.ClientFrame;
 import io.runnel.protocol.Cursor;
+import io.runnel.protocol.FrameException;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.PresenceMember;
 import io.runnel.protocol.ResumeCursor;
+import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.protocol.WireRecord;
 import io.runnel.sync.live.LiveQueryException;
@@ -95,66 +98,66 @@ final class FrameVectors {
   }
 
   /** Each outbound vector file and the frame it holds. */
-  static Map<String, OutboundFrame> outbound() {
-    Map<String, OutboundFrame> v = new LinkedHashMap<>();
+  static Map<String, ServerFrame> outbound() {
+    Map<String, ServerFrame> v = new LinkedHashMap<>();
     v.put("out-hello.json",
-        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), null,
+        new ServerFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), null,
             null, true));
     v.put("out-hello-anonymous.json",
-        new OutboundFrame.Hello(1, "node-7f3a", null, 10_000, Position.parse("00000016b374d84800000000"), null,
+        new ServerFrame.Hello(1, "node-7f3a", null, 10_000, Position.parse("00000016b374d84800000000"), null,
             null, null));
     v.put("out-hello-as-of.json",
-        new OutboundFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), 420L,
+        new ServerFrame.Hello(1, "node-7f3a", "u-42", 10_000, Position.parse("00000016b374d84800000003"), 420L,
             1_732_880_000_000L, null));
-    v.put("out-snapshot.json", new OutboundFrame.Snapshot("s1", List.of(post(row1()), post(row2())),
+    v.put("out-snapshot.json", new ServerFrame.Snapshot("s1", List.of(post(row1()), post(row2())),
         cursor("00000016b374d84800000000")));
-    v.put("out-patch.json", new OutboundFrame.Patch("s1", List.of(
+    v.put("out-patch.json", new ServerFrame.Patch("s1", List.of(
         new Op.Place(post(row3()), "9007199254740993"),
         new Op.Update(post(row1())),
         new Op.Del("posts", "9007199254740994")), List.of(WRITE), cursor("00000016b374d84800000004")));
     v.put("out-patch-resumed.json",
-        new OutboundFrame.Patch("s1", List.of(), List.of(), cursor("00000016b374d84800000004")));
-    v.put("out-refuse.json", OutboundFrame.Refuse.of(new LiveQueryException(ErrorCode.X_LIVE_QUERY_UNKNOWN,
+        new ServerFrame.Patch("s1", List.of(), List.of(), cursor("00000016b374d84800000004")));
+    v.put("out-refuse.json", ServerFrame.Refuse.of(new LiveQueryException(ErrorCode.X_LIVE_QUERY_UNKNOWN,
         "No live query is named 'fed'.", "Subscribe to a query the app declares as live."), "s1", null));
-    v.put("out-refuse-topic.json", OutboundFrame.Refuse.of(new LiveQueryException(ErrorCode.X_TOPIC_FORBIDDEN,
+    v.put("out-refuse-topic.json", ServerFrame.Refuse.of(new LiveQueryException(ErrorCode.X_TOPIC_FORBIDDEN,
         "No channel declares the topic 'org.acme'.", "Join a topic of a declared channel."), null, "org.acme"));
-    v.put("out-refuse-frame.json", OutboundFrame.Refuse.of(refusalOf("{\"t\":\"subscribe\"}")));
-    v.put("out-records.json", new OutboundFrame.Records("org.acme", "5f0c2a9e81d4b3a7", 42,
+    v.put("out-refuse-frame.json", ServerFrame.Refuse.of(refusalOf("{\"t\":\"subscribe\"}")));
+    v.put("out-records.json", new ServerFrame.Records("org.acme", "5f0c2a9e81d4b3a7", 42,
         Position.parse("00000016b374d84800000002"), List.of(new Op.Place(post(row3()), null), new Op.Del("posts",
         "9007199254740994")), List.of(WRITE)));
-    v.put("out-gap.json", new OutboundFrame.Gap("org.acme", "5f0c2a9e81d4b3a8"));
-    v.put("out-event.json", new OutboundFrame.Event("org.acme", "typing", JsonObject.builder()
+    v.put("out-gap.json", new ServerFrame.Gap("org.acme", "5f0c2a9e81d4b3a8"));
+    v.put("out-event.json", new ServerFrame.Event("org.acme", "typing", JsonObject.builder()
         .put("user", "Zoë").put("at", AT).put("draft", JsonNull.NULL).put("ratio", new JsonNumber("0.10")).build()));
-    v.put("out-presence.json", new OutboundFrame.Presence("org.acme", List.of(
+    v.put("out-presence.json", new ServerFrame.Presence("org.acme", List.of(
         new PresenceMember("u-42", JsonObject.builder().put("name", "Ada").build(), AT),
         new PresenceMember("u-43", JsonObject.EMPTY, AT + 1000)), 2));
-    v.put("out-presence-diff.json", new OutboundFrame.PresenceDiff("org.acme",
+    v.put("out-presence-diff.json", new ServerFrame.PresenceDiff("org.acme",
         List.of(new PresenceMember("u-44", JsonObject.builder().put("name", "Zoë 🚀").build(), AT + 2000)),
         List.of("u-43"), 2));
-    v.put("out-reconnect.json", new OutboundFrame.Reconnect(2500, "drain"));
+    v.put("out-reconnect.json", new ServerFrame.Reconnect(2500, "drain"));
     return v;
   }
 
   /** Each inbound vector file and the frame it decodes to. */
-  static Map<String, InboundFrame> inbound() {
+  static Map<String, ClientFrame> inbound() {
     JsonObject in = JsonObject.builder().put("orgId", "acme").put("limit", 20).build();
-    Map<String, InboundFrame> v = new LinkedHashMap<>();
-    v.put("in-hello.json", new InboundFrame.Hello(1, "2024.11.29-3f2a"));
-    v.put("in-sub.json", new InboundFrame.Sub("s1", "feed", JsonObject.builder()
+    Map<String, ClientFrame> v = new LinkedHashMap<>();
+    v.put("in-hello.json", new ClientFrame.Hello(1, "2024.11.29-3f2a"));
+    v.put("in-sub.json", new ClientFrame.Sub("s1", "feed", JsonObject.builder()
         .put("orgId", "acme").put("limit", 20).put("since", "2024-11-29T12:00:00Z").put("views", "9007199254740993")
         .put("tag", JsonNull.NULL).put("title", "Grüße 🚀").build(), null));
-    v.put("in-sub-resume.json", new InboundFrame.Sub("s1", "feed", in, new ResumeCursor(QID,
+    v.put("in-sub-resume.json", new ClientFrame.Sub("s1", "feed", in, new ResumeCursor(QID,
         Position.parse("00000016b374d84800000003"), AT, List.of("9007199254740993", "9007199254740995"))));
-    v.put("in-unsub.json", new InboundFrame.Unsub("s1"));
-    v.put("in-join.json", new InboundFrame.Join("org.acme", new TopicCursor("5f0c2a9e81d4b3a7", 42),
+    v.put("in-unsub.json", new ClientFrame.Unsub("s1"));
+    v.put("in-join.json", new ClientFrame.Join("org.acme", new TopicCursor("5f0c2a9e81d4b3a7", 42),
         JsonObject.builder().put("name", "Ada").build()));
-    v.put("in-leave.json", new InboundFrame.Leave("org.acme"));
+    v.put("in-leave.json", new ClientFrame.Leave("org.acme"));
     return v;
   }
 
   static FrameException refusalOf(String text) {
     try {
-      InboundFrame f = FrameCodec.decode(text);
+      ClientFrame f = FrameCodec.decode(text);
       throw new AssertionError("decoded " + f + " from " + text);
     } catch (FrameException e) {
       return e;

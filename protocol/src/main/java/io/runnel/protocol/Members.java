@@ -1,6 +1,5 @@
-package io.runnel.client.frame;
+package io.runnel.protocol;
 
-import io.runnel.protocol.Position;
 import io.runnel.wire.Digits;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -13,7 +12,7 @@ import io.runnel.wire.Nullable;
 
 /**
  * Reads the members of one node frame, refusing a missing or mistyped member with a
- * {@link FrameInvalidException} that names it ({@code patch.cursor.lsn}). Members it is not asked for are ignored,
+ * {@link FrameException} that names it ({@code patch.cursor.lsn}). Members it is not asked for are ignored,
  * so a newer node may add fields.
  */
 final class Members {
@@ -28,7 +27,7 @@ final class Members {
 
   static Members of(JsonValue value, String path) {
     if (!(value instanceof JsonObject o)) {
-      throw new FrameInvalidException(path + " must be an object, not " + value.typeName());
+      throw FrameException.ofNodeFrame(path + " must be an object, not " + value.typeName());
     }
     return new Members(o, path);
   }
@@ -40,7 +39,7 @@ final class Members {
   JsonValue value(String name) {
     JsonValue v = object.get(name);
     if (v == null) {
-      throw new FrameInvalidException(path(name) + " is missing");
+      throw FrameException.ofNodeFrame(path(name) + " is missing");
     }
     return v;
   }
@@ -68,7 +67,7 @@ final class Members {
     String s = text(name);
     Position p = Position.tryParse(s);
     if (p == null) {
-      throw new FrameInvalidException(path(name) + " must be 24 lower-case hex digits, not '" + s + "'");
+      throw FrameException.ofNodeFrame(path(name) + " must be 24 lower-case hex digits, not '" + s + "'");
     }
     return p;
   }
@@ -88,7 +87,7 @@ final class Members {
       return null;
     }
     if (!(v instanceof JsonBoolean b)) {
-      throw new FrameInvalidException(path(name) + " must be a boolean, not " + v.typeName());
+      throw FrameException.ofNodeFrame(path(name) + " must be a boolean, not " + v.typeName());
     }
     return b.value();
   }
@@ -96,7 +95,7 @@ final class Members {
   JsonObject object(String name) {
     JsonValue v = value(name);
     if (!(v instanceof JsonObject o)) {
-      throw new FrameInvalidException(path(name) + " must be an object, not " + v.typeName());
+      throw FrameException.ofNodeFrame(path(name) + " must be an object, not " + v.typeName());
     }
     return o;
   }
@@ -104,21 +103,21 @@ final class Members {
   JsonArray array(String name) {
     JsonValue v = value(name);
     if (!(v instanceof JsonArray a)) {
-      throw new FrameInvalidException(path(name) + " must be an array, not " + v.typeName());
+      throw FrameException.ofNodeFrame(path(name) + " must be an array, not " + v.typeName());
     }
     return a;
   }
 
   static String text(JsonValue v, String path) {
     if (!(v instanceof JsonString s)) {
-      throw new FrameInvalidException(path + " must be a string, not " + v.typeName());
+      throw FrameException.ofNodeFrame(path + " must be a string, not " + v.typeName());
     }
     return s.value();
   }
 
   static long integer(JsonValue v, String path) {
     if (!(v instanceof JsonNumber n) || !n.isPlainInteger() || n.text().length() > 18) {
-      throw new FrameInvalidException(path + " must be an integer of at most 18 digits, not " + v);
+      throw FrameException.ofNodeFrame(path + " must be an integer of at most 18 digits, not " + v);
     }
     return Digits.parseLong(n.text());
   }

@@ -1,14 +1,16 @@
-package io.runnel.sync.socket;
+package io.runnel.protocol;
 
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 
 /**
- * A client frame the codec refused ({@link FrameCodec#decode(String)}): {@link ErrorCode#X_FRAME_INVALID} for text
- * that is not a well-formed frame, or {@link ErrorCode#X_INPUT_INVALID} for a {@code sub} whose {@code in} passes
- * the reader's limits. It carries what the node needs to answer with a {@code refuse}: the {@code sid} or
- * {@code topic} it could still read ({@link OutboundFrame.Refuse#of(FrameException)}), and the field at fault.
+ * A frame that could not be read. On the node, a client frame ({@link FrameDecoder#client}):
+ * {@link ErrorCode#X_FRAME_INVALID} for text that is not a well-formed frame, or {@link ErrorCode#X_INPUT_INVALID}
+ * for a {@code sub} whose {@code in} passes the reader's limits; it carries what the node needs to answer with a
+ * {@code refuse}: the {@code sid} or {@code topic} it could still read ({@link ServerFrame.Refuse#of(FrameException)}),
+ * and the field at fault. On the client, a node frame ({@link FrameDecoder#server}, {@link #ofNodeFrame}):
+ * {@code X_FRAME_INVALID}, reported and never fatal to the client.
  */
 public final class FrameException extends RunnelException {
 
@@ -26,12 +28,21 @@ public final class FrameException extends RunnelException {
    * @param cause what is wrong, naming the field
    * @param fix what the client should send instead
    */
-  FrameException(ErrorCode code, @Nullable String field, @Nullable String sid, @Nullable String topic, String cause,
+  public FrameException(ErrorCode code, @Nullable String field, @Nullable String sid, @Nullable String topic, String cause,
       String fix) {
     super(code, cause, fix);
     this.field = field;
     this.sid = sid;
     this.topic = topic;
+  }
+
+  /**
+   * A node frame the client cannot read: {@code X_FRAME_INVALID} with {@code cause}, which names the member at fault
+   * ({@code patch.cursor.lsn is missing}).
+   */
+  public static FrameException ofNodeFrame(String cause) {
+    return new FrameException(ErrorCode.X_FRAME_INVALID, null, null, null, cause,
+        "Check that the node and the client speak the same protocol version (docs/protocol.md, \"Socket frames\").");
   }
 
   /**

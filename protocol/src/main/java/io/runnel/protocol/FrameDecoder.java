@@ -1,8 +1,5 @@
-package io.runnel.sync.socket;
+package io.runnel.protocol;
 
-import io.runnel.protocol.Position;
-import io.runnel.protocol.ResumeCursor;
-import io.runnel.protocol.TopicCursor;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonBoolean;
@@ -16,10 +13,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * Turns a frame's members into an {@link InboundFrame}, checking each field's presence and type and naming the first
- * one at fault. Members a frame kind does not define are ignored; an optional field may be absent or null.
+ * Reads frames from their parsed JSON ({@code docs/protocol.md}, "Socket frames"; golden vectors in
+ * {@code docs/protocol/vectors/}), checking each field's presence and type and naming the first one at fault.
+ * Members a frame kind does not define are ignored, so that either side may be newer; an optional field may be
+ * absent or null. The node reads {@link ClientFrame}s ({@link #client}), the client reads {@link ServerFrame}s
+ * ({@link #server}) and read answers ({@link #readAnswer}).
  */
-final class FrameDecoder {
+public final class FrameDecoder {
 
   private static final String SID = "a string of 1–" + Frames.MAX_SID_LENGTH + " characters";
   private static final String NON_EMPTY = "a non-empty string";
@@ -31,20 +31,45 @@ final class FrameDecoder {
   private FrameDecoder() {}
 
   /**
-   * The frame {@code members} describe.
+   * The client frame {@code members} describe. Values are checked as far as the frame's shape goes ({@code sid} 1–64
+   * characters, a cursor's {@code lsn} 24 lower-case hex digits); whether the node admits the frame (the protocol
+   * version, the query's name, the input, policies and caps) is decided after, so {@code hello} with {@code v} 2
+   * decodes.
    *
    * @throws FrameException {@code X_FRAME_INVALID} naming the missing or mistyped field
+   *     ({@link FrameException#field()}, as in {@code sub.sid must be a string of 1–64 characters}), with the
+   *     {@code sid} or {@code topic} when a valid one was read
    */
-  static InboundFrame decode(JsonObject members) {
+  public static ClientFrame client(JsonObject members) {
     return new FrameDecoder().frame(members);
   }
 
-  private InboundFrame frame(JsonObject f) {
+  /**
+   * The node frame {@code json} holds.
+   *
+   * @throws FrameException {@code X_FRAME_INVALID} ({@link FrameException#ofNodeFrame}) when it is not an object,
+   *     names no node frame kind, speaks another protocol version, lacks a member or holds one of the wrong type or
+   *     value (the cause names it)
+   */
+  public static ServerFrame server(JsonValue json) {
+    return NodeFrames.decode(json);
+  }
+
+  /**
+   * The 200 body of a read over HTTP ({@code GET /v1/query/{query}}), {@code { "records": [Record…], "lsn" }}.
+   *
+   * @throws FrameException {@code X_FRAME_INVALID} when a member is missing or of the wrong type (the cause names it)
+   */
+  public static ReadAnswer readAnswer(JsonValue json) {
+    return NodeFrames.readAnswer(json);
+  }
+
+  private ClientFrame frame(JsonObject f) {
     if (!(f.get("t") instanceof JsonString t)) {
       throw invalid("t", "a string naming the frame's kind (" + KINDS + ")", f.get("t"));
     }
     return switch (t.value()) {
-      case "hello" -> new InboundFrame.Hello(
+      case "hello" -> new ClientFrame.Hello(
           (int) integer(f, "hello", "v", Integer.MIN_VALUE, Integer.MAX_VALUE, "an integer"),
           optionalString(f, "hello", "build"));
       case "sub" -> {
@@ -52,16 +77,16 @@ final class FrameDecoder {
         String q = string(f, "sub", "q", 1, Integer.MAX_VALUE, NON_EMPTY);
         JsonObject in = object(f, "sub", "in", "an object (the query's input)");
         JsonObject c = optionalObject(f, "sub", "cursor", "an object { qid, lsn, at, ids } or absent");
-        yield new InboundFrame.Sub(sid, q, in, c == null ? null : resumeCursor(c, "sub.cursor"));
+        yield new ClientFrame.Sub(sid, q, in, c == null ? null : resumeCursor(c, "sub.cursor"));
       }
-      case "unsub" -> new InboundFrame.Unsub(string(f, "unsub", "sid", 1, Frames.MAX_SID_LENGTH, SID));
+      case "unsub" -> new ClientFrame.Unsub(string(f, "unsub", "sid", 1, Frames.MAX_SID_LENGTH, SID));
       case "join" -> {
         topic = string(f, "join", "topic", 1, Integer.MAX_VALUE, NON_EMPTY);
         JsonObject c = optionalObject(f, "join", "cursor", "an object { epoch, seq } or absent");
         JsonObject presence = optionalObject(f, "join", "presence", "an object (the presence meta) or absent");
-        yield new InboundFrame.Join(topic, c == null ? null : channelCursor(c, "join.cursor"), presence);
+        yield new ClientFrame.Join(topic, c == null ? null : channelCursor(c, "join.cursor"), presence);
       }
-      case "leave" -> new InboundFrame.Leave(string(f, "leave", "topic", 1, Integer.MAX_VALUE, NON_EMPTY));
+      case "leave" -> new ClientFrame.Leave(string(f, "leave", "topic", 1, Integer.MAX_VALUE, NON_EMPTY));
       default -> throw new FrameException(ErrorCode.X_FRAME_INVALID, "t", null, null,
           "t names no client frame kind: " + quoted(t.value()) + ".",
           "Send t as one of " + KINDS + " (docs/protocol.md, \"Socket frames\").");

@@ -1,24 +1,27 @@
-package io.runnel.sync.socket;
+package io.runnel.protocol;
 
-import io.runnel.protocol.ResumeCursor;
-import io.runnel.protocol.TopicCursor;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import java.util.Objects;
 
 /**
- * A frame a client sends to a node ({@code docs/protocol.md}, "Socket frames", client to node), as {@link
- * FrameCodec#decode(String)} reads it. Each record validates its values; a decoded frame is well formed, not yet
- * admitted (the node still checks versions, names, policies and caps).
+ * A frame a client sends to a node ({@code docs/protocol.md}, "Socket frames", client to node), written by
+ * {@link FrameEncoder} and read by {@link FrameDecoder#client}. Each record validates its values; a decoded frame
+ * is well formed, not yet admitted (the node still checks versions, names, policies and caps).
  */
-public sealed interface InboundFrame
-    permits InboundFrame.Hello, InboundFrame.Sub, InboundFrame.Unsub, InboundFrame.Join, InboundFrame.Leave {
+public sealed interface ClientFrame
+    permits ClientFrame.Hello, ClientFrame.Sub, ClientFrame.Unsub, ClientFrame.Join, ClientFrame.Leave {
 
-  /** The protocol version this node speaks. */
+  /** The protocol version Runnel speaks, on both sides. */
   int VERSION = 1;
 
   /** The frame's kind, its {@code t} field. */
   String t();
+
+  /** Whether {@code sid} is a subscription id as frames carry it: 1–64 UTF-16 characters. */
+  static boolean isSid(@Nullable String sid) {
+    return Frames.isSid(sid);
+  }
 
   /**
    * {@code hello}: the first frame, then the client's heartbeat. A version other than {@link #VERSION} decodes; the
@@ -27,7 +30,12 @@ public sealed interface InboundFrame
    * @param v the protocol version the client speaks
    * @param build the client's build label, or null when it sent none
    */
-  record Hello(int v, @Nullable String build) implements InboundFrame {
+  record Hello(int v, @Nullable String build) implements ClientFrame {
+    /** A hello in this side's protocol version, {@link #VERSION}. */
+    public Hello(@Nullable String build) {
+      this(VERSION, build);
+    }
+
     @Override
     public String t() {
       return "hello";
@@ -42,7 +50,7 @@ public sealed interface InboundFrame
    * @param in the query's input object, unchecked (the live engine applies the input limits: depth 32, 10,000 nodes)
    * @param cursor where the client's list stands ({@code qid, lsn, at, ids}), or null for a fresh subscription
    */
-  record Sub(String sid, String q, JsonObject in, @Nullable ResumeCursor cursor) implements InboundFrame {
+  record Sub(String sid, String q, JsonObject in, @Nullable ResumeCursor cursor) implements ClientFrame {
     /** @throws IllegalArgumentException when the sid is not 1–64 characters or the name empty */
     public Sub {
       Frames.requireSid(Objects.requireNonNull(sid, "sid"));
@@ -61,7 +69,7 @@ public sealed interface InboundFrame
    *
    * @param sid the subscription id, 1–64 characters
    */
-  record Unsub(String sid) implements InboundFrame {
+  record Unsub(String sid) implements ClientFrame {
     /** @throws IllegalArgumentException when the sid is not 1–64 characters */
     public Unsub {
       Frames.requireSid(Objects.requireNonNull(sid, "sid"));
@@ -80,7 +88,7 @@ public sealed interface InboundFrame
    * @param cursor where the client's records of the topic stand, or null for none
    * @param presence the member's presence meta, or null when the client takes no part in presence
    */
-  record Join(String topic, @Nullable TopicCursor cursor, @Nullable JsonObject presence) implements InboundFrame {
+  record Join(String topic, @Nullable TopicCursor cursor, @Nullable JsonObject presence) implements ClientFrame {
     /** @throws IllegalArgumentException when the topic is empty */
     public Join {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");
@@ -97,7 +105,7 @@ public sealed interface InboundFrame
    *
    * @param topic the topic (non-empty)
    */
-  record Leave(String topic) implements InboundFrame {
+  record Leave(String topic) implements ClientFrame {
     /** @throws IllegalArgumentException when the topic is empty */
     public Leave {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");

@@ -1,11 +1,5 @@
-package io.runnel.client.frame;
+package io.runnel.protocol;
 
-import io.runnel.protocol.Cursor;
-import io.runnel.protocol.Op;
-import io.runnel.protocol.PresenceMember;
-import io.runnel.protocol.ReadAnswer;
-import io.runnel.protocol.ResumeCursor;
-import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
@@ -15,24 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The client's side of the frame contract: decodes node frames from the parsed JSON tree and encodes client
- * frames to it, members in the order {@code docs/protocol.md} lists them, optional members left out when absent.
- * The golden vectors in {@code docs/protocol/vectors/} are its tests.
+ * The client's reading of node frames and read answers, behind {@link FrameDecoder#server} and
+ * {@link FrameDecoder#readAnswer}: every member is checked as {@link Members} reads it, then the frame's own rules
+ * apply (a value a frame refuses is a refusal of the frame, its kind named).
  */
-public final class FrameCodec {
+final class NodeFrames {
 
-  /** The protocol version this client speaks. */
-  public static final int VERSION = 1;
+  private NodeFrames() {}
 
-  private FrameCodec() {}
-
-  /**
-   * Decodes one node frame.
-   *
-   * @throws FrameInvalidException when it is not an object, names no node frame kind, or lacks a member or holds
-   *     one of the wrong type (the cause names it)
-   */
-  public static ServerFrame decode(JsonValue json) {
+  static ServerFrame decode(JsonValue json) {
     Members m = Members.of(json, "frame");
     String t = m.text("t");
     Members f = Members.of(json, t);
@@ -40,11 +25,12 @@ public final class FrameCodec {
       return switch (t) {
         case "hello" -> {
           long v = f.integer("v");
-          if (v != VERSION) {
-            throw new FrameInvalidException("hello.v is " + v + ", and this client speaks protocol version 1 only");
+          if (v != ClientFrame.VERSION) {
+            throw FrameException.ofNodeFrame("hello.v is " + v + ", and this client speaks protocol version 1 only");
           }
-          yield new ServerFrame.Hello(VERSION, f.text("node"), f.optionalText("actor"), f.integer("heartbeatMs"),
-              f.lsn("lsn"), f.optionalInteger("lagMs"), f.optionalInteger("asOf"), f.optionalBool("updateAvailable"));
+          yield new ServerFrame.Hello(ClientFrame.VERSION, f.text("node"), f.optionalText("actor"),
+              f.integer("heartbeatMs"), f.lsn("lsn"), f.optionalInteger("lagMs"), f.optionalInteger("asOf"),
+              f.optionalBool("updateAvailable"));
         }
         case "snapshot" -> new ServerFrame.Snapshot(f.text("sid"), records(f.array("records"), f.path("records")),
             cursor(f.object("cursor"), f.path("cursor")));
@@ -57,59 +43,29 @@ public final class FrameCodec {
         case "gap" -> new ServerFrame.Gap(f.text("topic"), f.text("epoch"));
         case "event" -> new ServerFrame.Event(f.text("topic"), f.text("event"), f.value("payload"));
         case "presence" -> new ServerFrame.Presence(f.text("topic"), members(f.array("members"), f.path("members")),
-            f.integer("total"));
+            count(f, "total"));
         case "presence-diff" -> new ServerFrame.PresenceDiff(f.text("topic"),
-            members(f.array("joins"), f.path("joins")), texts(f.array("leaves"), f.path("leaves")),
-            f.integer("total"));
+            members(f.array("joins"), f.path("joins")), texts(f.array("leaves"), f.path("leaves")), count(f, "total"));
         case "reconnect" -> new ServerFrame.Reconnect(f.integer("delayMs"), f.text("reason"));
-        default -> throw new FrameInvalidException("t names no node frame kind: '" + t + "'");
+        default -> throw FrameException.ofNodeFrame("t names no node frame kind: '" + t + "'");
       };
     } catch (IllegalArgumentException e) {
-      throw new FrameInvalidException(t + ": " + e.getMessage());
+      throw FrameException.ofNodeFrame(t + ": " + e.getMessage());
     }
   }
 
-  /**
-   * Decodes the 200 body of a read over HTTP, {@code { "records": [Record…], "lsn" }}.
-   *
-   * @throws FrameInvalidException when a member is missing or of the wrong type (the cause names it)
-   */
-  public static ReadAnswer readAnswer(JsonValue json) {
+  static ReadAnswer readAnswer(JsonValue json) {
     Members m = Members.of(json, "read");
     return new ReadAnswer(records(m.array("records"), m.path("records")), m.lsn("lsn"));
   }
 
-  /** Encodes one client frame. */
-  public static JsonObject encode(ClientFrame frame) {
-    JsonObject.Builder b = JsonObject.builder();
-    switch (frame) {
-      case ClientFrame.Hello h -> {
-        b.put("t", "hello").put("v", VERSION);
-        if (h.build() != null) {
-          b.put("build", h.build());
-        }
-      }
-      case ClientFrame.Sub s -> {
-        b.put("t", "sub").put("sid", s.sid()).put("q", s.query()).put("in", s.input());
-        if (s.resume() != null) {
-          ResumeCursor c = s.resume();
-          b.put("cursor", JsonObject.builder().put("qid", c.qid()).put("lsn", c.lsn().toString()).put("at", c.at())
-              .put("ids", JsonArray.ofStrings(c.ids())).build());
-        }
-      }
-      case ClientFrame.Unsub u -> b.put("t", "unsub").put("sid", u.sid());
-      case ClientFrame.Join j -> {
-        b.put("t", "join").put("topic", j.topic());
-        if (j.cursor() != null) {
-          b.put("cursor", JsonObject.builder().put("epoch", j.cursor().epoch()).put("seq", j.cursor().seq()).build());
-        }
-        if (j.presence() != null) {
-          b.put("presence", j.presence());
-        }
-      }
-      case ClientFrame.Leave l -> b.put("t", "leave").put("topic", l.topic());
+  /** A count member: an integer that fits an {@code int}. */
+  private static int count(Members m, String name) {
+    long n = m.integer(name);
+    if (n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
+      throw FrameException.ofNodeFrame(m.path(name) + " must be a count below 2^31, not " + n);
     }
-    return b.build();
+    return (int) n;
   }
 
   private static Cursor cursor(JsonObject json, String path) {
@@ -133,16 +89,16 @@ public final class FrameCodec {
       String op = m.text("op");
       switch (op) {
         case "put" -> {
+          WireRecord r = new WireRecord(m.text("type"), m.text("key"), m.object("row"));
           if (m.has("after")) {
             JsonValue after = m.value("after");
-            out.add(new Op.Place(new WireRecord(m.text("type"), m.text("key"), m.object("row")),
-                after == JsonNull.NULL ? null : Members.text(after, m.path("after"))));
+            out.add(new Op.Place(r, after == JsonNull.NULL ? null : Members.text(after, m.path("after"))));
           } else {
-            out.add(new Op.Update(new WireRecord(m.text("type"), m.text("key"), m.object("row"))));
+            out.add(new Op.Update(r));
           }
         }
         case "del" -> out.add(new Op.Del(m.text("type"), m.text("key")));
-        default -> throw new FrameInvalidException(m.path("op") + " must be put or del, not '" + op + "'");
+        default -> throw FrameException.ofNodeFrame(m.path("op") + " must be put or del, not '" + op + "'");
       }
     }
     return out;

@@ -1,10 +1,5 @@
-package io.runnel.sync.socket;
+package io.runnel.protocol;
 
-import io.runnel.protocol.Cursor;
-import io.runnel.protocol.Op;
-import io.runnel.protocol.Position;
-import io.runnel.protocol.PresenceMember;
-import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -12,14 +7,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A frame a node sends to a client ({@code docs/protocol.md}, "Socket frames", node to client), written by {@link
- * FrameCodec#encode(OutboundFrame)}. Each record validates its values, so an encoded frame always matches the
- * contract.
+ * A frame a node sends to a client ({@code docs/protocol.md}, "Socket frames", node to client), written by
+ * {@link FrameEncoder} and read by {@link FrameDecoder#server}. Each record validates its values, so a frame that
+ * exists matches the contract.
  */
-public sealed interface OutboundFrame
-    permits OutboundFrame.Hello, OutboundFrame.Snapshot, OutboundFrame.Patch, OutboundFrame.Refuse,
-        OutboundFrame.Records, OutboundFrame.Gap, OutboundFrame.Event, OutboundFrame.Presence,
-        OutboundFrame.PresenceDiff, OutboundFrame.Reconnect {
+public sealed interface ServerFrame
+    permits ServerFrame.Hello, ServerFrame.Snapshot, ServerFrame.Patch, ServerFrame.Refuse,
+        ServerFrame.Records, ServerFrame.Gap, ServerFrame.Event, ServerFrame.Presence,
+        ServerFrame.PresenceDiff, ServerFrame.Reconnect {
 
   /** The frame's kind, its {@code t} field. */
   String t();
@@ -38,7 +33,17 @@ public sealed interface OutboundFrame
    * @param updateAvailable whether a newer client build is deployed, or null to leave the field out
    */
   record Hello(int v, String node, @Nullable String actor, long heartbeatMs, Position lsn, @Nullable Long lagMs,
-      @Nullable Long asOf, @Nullable Boolean updateAvailable) implements OutboundFrame {
+      @Nullable Long asOf, @Nullable Boolean updateAvailable) implements ServerFrame {
+    /**
+     * A hello without lag and asOf (a node that has no position yet).
+     *
+     * @throws IllegalArgumentException as the canonical constructor does
+     */
+    public Hello(int v, String node, @Nullable String actor, long heartbeatMs, Position lsn,
+        @Nullable Boolean updateAvailable) {
+      this(v, node, actor, heartbeatMs, lsn, null, null, updateAvailable);
+    }
+
     /**
      * @throws IllegalArgumentException for an empty node id, a heartbeat below 1 ms, a negative lag,
      *     an asOf not above 0, or only one of lag and asOf
@@ -70,7 +75,7 @@ public sealed interface OutboundFrame
    * @param records the list in query order
    * @param cursor where the list stands
    */
-  record Snapshot(String sid, List<WireRecord> records, Cursor cursor) implements OutboundFrame {
+  record Snapshot(String sid, List<WireRecord> records, Cursor cursor) implements ServerFrame {
     /**
      * Copies the records.
      *
@@ -97,7 +102,7 @@ public sealed interface OutboundFrame
    * @param writes the write digests whose visible changes the ops carry
    * @param cursor where the list stands after the ops
    */
-  record Patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) implements OutboundFrame {
+  record Patch(String sid, List<Op> ops, List<String> writes, Cursor cursor) implements ServerFrame {
     /**
      * Copies the lists.
      *
@@ -128,7 +133,7 @@ public sealed interface OutboundFrame
    * @param fix what to do
    */
   record Refuse(@Nullable String sid, @Nullable String topic, String code, String cause, String fix)
-      implements OutboundFrame {
+      implements ServerFrame {
     /** @throws IllegalArgumentException when both sid and topic are given, or the code is not {@code X_…} */
     public Refuse {
       if (sid != null && topic != null) {
@@ -178,7 +183,7 @@ public sealed interface OutboundFrame
    * @param writes the write digests whose changes the ops carry
    */
   record Records(String topic, String epoch, long seq, Position lsn, List<Op> ops, List<String> writes)
-      implements OutboundFrame {
+      implements ServerFrame {
     /**
      * Copies the lists.
      *
@@ -207,7 +212,7 @@ public sealed interface OutboundFrame
    * @param topic the topic
    * @param epoch the epoch the next records belong to
    */
-  record Gap(String topic, String epoch) implements OutboundFrame {
+  record Gap(String topic, String epoch) implements ServerFrame {
     /** @throws IllegalArgumentException for an empty topic or epoch */
     public Gap {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");
@@ -227,7 +232,7 @@ public sealed interface OutboundFrame
    * @param event the event's name (non-empty)
    * @param payload any JSON value, written as is
    */
-  record Event(String topic, String event, JsonValue payload) implements OutboundFrame {
+  record Event(String topic, String event, JsonValue payload) implements ServerFrame {
     /** @throws IllegalArgumentException for an empty topic or event name */
     public Event {
       Frames.requireNonEmpty(Objects.requireNonNull(topic, "topic"), "topic");
@@ -248,7 +253,7 @@ public sealed interface OutboundFrame
    * @param members at most 256 members
    * @param total how many members the topic has, listed or not
    */
-  record Presence(String topic, List<PresenceMember> members, int total) implements OutboundFrame {
+  record Presence(String topic, List<PresenceMember> members, int total) implements ServerFrame {
     /**
      * Copies the members.
      *
@@ -281,7 +286,7 @@ public sealed interface OutboundFrame
    * @param total how many members the topic has after the changes
    */
   record PresenceDiff(String topic, List<PresenceMember> joins, List<String> leaves, int total)
-      implements OutboundFrame {
+      implements ServerFrame {
     /**
      * Copies the lists.
      *
@@ -306,7 +311,7 @@ public sealed interface OutboundFrame
    * @param delayMs how long to wait, milliseconds (at least 0)
    * @param reason why, for logs ({@code "drain"})
    */
-  record Reconnect(long delayMs, String reason) implements OutboundFrame {
+  record Reconnect(long delayMs, String reason) implements ServerFrame {
     /** @throws IllegalArgumentException for a negative delay */
     public Reconnect {
       Frames.requireNonNegative(delayMs, "delayMs");
