@@ -21,6 +21,8 @@ public final class FrameException extends RunnelException {
   private final @Nullable String topic;
 
   /**
+   * A refusal of a frame.
+   *
    * @param code {@code X_FRAME_INVALID} or {@code X_INPUT_INVALID}
    * @param field the field at fault ({@code sub.sid}), or null when the frame as a whole is unreadable
    * @param sid the frame's subscription id when it could be read, else null
@@ -28,8 +30,8 @@ public final class FrameException extends RunnelException {
    * @param cause what is wrong, naming the field
    * @param fix what the client should send instead
    */
-  public FrameException(ErrorCode code, @Nullable String field, @Nullable String sid, @Nullable String topic, String cause,
-      String fix) {
+  public FrameException(ErrorCode code, @Nullable String field, @Nullable String sid, @Nullable String topic,
+      String cause, String fix) {
     super(code, cause, fix);
     this.field = field;
     this.sid = sid;

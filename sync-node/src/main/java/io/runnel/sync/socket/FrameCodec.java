@@ -8,15 +8,16 @@ import io.runnel.wire.JsonObject;
 import java.util.Objects;
 
 /**
- * Frames to JSON text and back ({@code docs/protocol.md}, "Socket frames"; golden vectors in {@code
- * docs/protocol/vectors/}).
+ * The node's binding of the shared frame model ({@link io.runnel.protocol}) to JSON text ({@code docs/protocol.md},
+ * "Socket frames"; golden vectors in {@code docs/protocol/vectors/}).
  *
- * <p><b>Encoding</b> writes compact JSON with Jackson's streaming generator: {@code t} first, then the fields in the
- * contract's order; an absent optional field is left out, except {@code hello.actor}, which is null for an anonymous
- * actor. Rows, inputs, metas and payloads are written as the {@link io.runnel.wire.JsonValue}s they are: member order
+ * <p><b>Encoding</b> is {@link io.runnel.protocol.FrameEncoder}'s, written as compact JSON by Jackson's streaming
+ * generator: {@code t} first, then the fields in the contract's order; an absent optional field is left out, except
+ * {@code hello.actor}, which is null for an anonymous actor. Rows, inputs, metas and payloads are written as the {@link io.runnel.wire.JsonValue}s they are: member order
  * and number text are kept (an {@code int8} or {@code numeric} arrives as a string already, per "Values").
  *
- * <p><b>Decoding</b> is strict about what a frame kind defines and lenient about the rest: the text must be one JSON
+ * <p><b>Decoding</b> reads the text with the node's bounded reader, then {@link FrameDecoder#client}: it is strict
+ * about what a frame kind defines and lenient about the rest: the text must be one JSON
  * object (unique member names, no lone surrogates) whose {@code t} names a client frame kind, with every field
  * present and of its type; an optional field may be absent or null. Members a kind does not define are ignored, so
  * that a newer client can talk to an older node. Values are checked as far as the frame's shape goes ({@code sid}

@@ -1,5 +1,5 @@
 /**
- * The read-only WebSocket: the frames a client and a node exchange, the codec between them and JSON text, the
- * outbound queue, and the token bucket its rate limits use.
+ * The read-only WebSocket's node side: the codec between the shared frames ({@link io.runnel.protocol}) and JSON
+ * text (Jackson's reader and writer), the outbound queue, and the token bucket its rate limits use.
  */
 package io.runnel.sync.socket;
