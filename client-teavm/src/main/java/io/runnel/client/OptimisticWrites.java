@@ -5,7 +5,7 @@ import io.runnel.dsl.MutatorRef;
 /**
  * What the outbox asks of the record store: run a write's local twin into the optimistic overlay, tell it how the
  * server answered, and drop it. The store settles an answered write by itself, once a frame names its digest or a
- * {@code hello} answer's {@code lsn} reaches the answer's {@code lsn} ({@code PROTOCOL.md}).
+ * {@code hello} answer's {@code lsn} reaches the answer's {@code lsn} ({@code docs/protocol.md}).
  */
 public interface OptimisticWrites {
 

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
- * The page's client, its one entry ({@code DSL.md}, "The app's client bundle"): live queries, channels, mutations,
+ * The page's client, its one entry ({@code docs/dsl.md}, "The app's client bundle"): live queries, channels, mutations,
  * the connection and the outbox over one {@link RecordStore}, one {@link LiveClient} with its {@link ChannelHub}, and
  * one {@link Outbox}. The hub exists only when the refs register a channel ({@link Refs#channel(ChannelRef)}).
  *
@@ -255,7 +255,7 @@ public final class RunnelClient {
 
   /**
    * The topic of the registered channel named {@code name} for JSON {@code params}, as {@code channel} joins it:
-   * {@code <name>.<param>…} with each param percent-encoded ({@code PROTOCOL.md}, "Topics"), for a page that names
+   * {@code <name>.<param>…} with each param percent-encoded ({@code docs/protocol.md}, "Topics"), for a page that names
    * the topic itself (say, to post an event to {@code /v1/channels/{topic}/events}).
    *
    * @throws InputInvalidException ({@code X_INPUT_INVALID}) when no registered ref has that name or the params do

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * The socket's URL for each attempt, from the node's origin: in cookie mode {@code ws(s)://host/v1/sync} (the browser
  * sends the session cookie on the upgrade); with a bearer token a fresh single-use ticket first
- * ({@code POST /v1/tickets}, {@code PROTOCOL.md}), then {@code …/v1/sync?ticket=…}. A ticket refused with 401 (the
+ * ({@code POST /v1/tickets}, {@code docs/protocol.md}), then {@code …/v1/sync?ticket=…}. A ticket refused with 401 (the
  * token expired) asks the credentials for a refreshed token and tries once more before the attempt fails.
  */
 final class TicketEndpoint implements SyncEndpoint {

@@ -99,7 +99,7 @@ final class Calendar {
   }
 
   /**
-   * ISO 8601 text for JSON ({@code PROTOCOL.md}, "Values") of {@code micros} since 2000-01-01:
+   * ISO 8601 text for JSON ({@code docs/protocol.md}, "Values") of {@code micros} since 2000-01-01:
    * {@code 2024-02-29T13:45:00.5Z}; years outside 0000–9999
    * in the expanded six-digit form with a sign ({@code -000043}, {@code +010000}) that JavaScript's {@code Date}
    * parses; astronomical years (1 BC is 0000).

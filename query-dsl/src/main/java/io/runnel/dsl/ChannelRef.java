@@ -15,7 +15,7 @@ import java.util.Objects;
 /**
  * The client-safe half of a channel: its name, its ordered params and the name of its catch-up query (re-run over
  * HTTP after a {@code gap}). {@link #topic} is the one spelling of a topic: {@code <name>.<p1>.<p2>…} with each
- * param percent-encoded, so a {@code .} inside a param is {@code %2E} ({@code PROTOCOL.md}, "Topics").
+ * param percent-encoded, so a {@code .} inside a param is {@code %2E} ({@code docs/protocol.md}, "Topics").
  *
  * <pre>{@code static final ChannelRef ORG = ChannelRef.of("org", "orgId").catchUp(LIVE_FEED);}</pre>
  */
@@ -132,7 +132,7 @@ public final class ChannelRef {
         out.put(param, PercentEncoding.decode(parts.get(i + 1)));
       } catch (IllegalArgumentException e) {
         throw new InputInvalidException(param, "of topic '" + topic + "' is not percent-encoded UTF-8",
-            "Percent-encode each param's UTF-8 bytes except A-Z a-z 0-9 - _ ~ (a '.' is %2E), as PROTOCOL.md's "
+            "Percent-encode each param's UTF-8 bytes except A-Z a-z 0-9 - _ ~ (a '.' is %2E), as docs/protocol.md's "
                 + "\"Topics\" says.");
       }
     }

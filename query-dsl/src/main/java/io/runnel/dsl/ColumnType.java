@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * A column's PostgreSQL type, as the DSL and the browser's matcher need it: how to read PostgreSQL's text output
  * (what {@code pgoutput} and JDBC carry), how to write it back as SQL input, how to encode and decode it as JSON
- * ({@code PROTOCOL.md}, "Values"), and how PostgreSQL compares and orders it.
+ * ({@code docs/protocol.md}, "Values"), and how PostgreSQL compares and orders it.
  *
  * <p>Java values per type: {@code String} for text, varchar and uuid (lower case); {@code Integer} for int2 and
  * int4; {@code Long} for int8; {@code Float} and {@code Double}; {@link PgNumeric}; {@code Boolean}; {@link PgDate};
@@ -104,7 +104,7 @@ public sealed interface ColumnType
   /** PostgreSQL's text for {@code value}, which PostgreSQL also accepts as input for this type. */
   String format(Object value);
 
-  /** The JSON encoding of {@code value} ({@code PROTOCOL.md}, "Values"). */
+  /** The JSON encoding of {@code value} ({@code docs/protocol.md}, "Values"). */
   JsonValue toJson(Object value);
 
   /**

@@ -117,7 +117,7 @@ public final class EntityRef {
   }
 
   /**
-   * The record key of {@code row} as {@code PROTOCOL.md} spells it: a one-column key is that column's value as
+   * The record key of {@code row} as {@code docs/protocol.md} spells it: a one-column key is that column's value as
    * PostgreSQL prints it; a composite key is the RFC 8785 canonical JSON array of the values' JSON encodings.
    *
    * @throws IllegalArgumentException when a key column is missing or NULL
@@ -179,7 +179,7 @@ public final class EntityRef {
     return v;
   }
 
-  /** The row's JSON ({@code PROTOCOL.md}, "Values"), with the entity's columns the row carries, in column order. */
+  /** The row's JSON ({@code docs/protocol.md}, "Values"), with the entity's columns the row carries, in column order. */
   public JsonObject rowToJson(Row row) {
     JsonObject.Builder b = JsonObject.builder();
     for (Column c : columns.values()) {

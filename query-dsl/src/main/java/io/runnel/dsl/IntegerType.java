@@ -10,7 +10,7 @@ import io.runnel.wire.Texts;
 
 /**
  * {@code int2}, {@code int4} ({@code Integer}) and {@code int8} ({@code Long}). In JSON int2 and int4 are numbers;
- * int8 is a string of digits, since JavaScript numbers round past 2^53 ({@code PROTOCOL.md}, "Values"); a JSON
+ * int8 is a string of digits, since JavaScript numbers round past 2^53 ({@code docs/protocol.md}, "Values"); a JSON
  * integer is accepted for int8 on input.
  */
 final class IntegerType implements ColumnType {

@@ -83,7 +83,7 @@ public record PgTimestamp(long micros) implements Comparable<PgTimestamp> {
   }
 
   /**
-   * The JSON text of {@code PROTOCOL.md} ("Values"): ISO 8601 with up to six fraction digits, trailing zeros
+   * The JSON text of {@code docs/protocol.md} ("Values"): ISO 8601 with up to six fraction digits, trailing zeros
    * dropped, {@code Z} appended for a {@code timestamptz}; {@code infinity} / {@code -infinity}.
    */
   public String isoText(boolean zone) {

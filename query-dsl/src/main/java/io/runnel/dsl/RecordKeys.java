@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The record key spelling of {@code PROTOCOL.md} ("Record"): a one-column key is that column's value as
+ * The record key spelling of {@code docs/protocol.md} ("Record"): a one-column key is that column's value as
  * PostgreSQL prints it; a composite key is the RFC 8785 canonical JSON array of the values' JSON encodings.
  */
 public final class RecordKeys {

@@ -7,7 +7,7 @@ import io.runnel.wire.Texts;
 
 /**
  * {@code timestamp} and {@code timestamptz}: {@link PgTimestamp}. JSON: ISO 8601 with up to six fraction digits,
- * {@code Z} for timestamptz ({@code PROTOCOL.md}, "Values"); {@code "infinity"}, {@code "-infinity"}.
+ * {@code Z} for timestamptz ({@code docs/protocol.md}, "Values"); {@code "infinity"}, {@code "-infinity"}.
  */
 final class TimestampType implements ColumnType {
 

@@ -18,7 +18,7 @@ public final class ValueInvalidException extends RunnelException {
    */
   public ValueInvalidException(String type, String value, String problem) {
     super(ErrorCode.X_VALUE_INVALID, "The " + type + " value '" + abbreviate(value) + "' " + problem + ".",
-        "Send a value PostgreSQL accepts for " + type + ", in the form PROTOCOL.md gives for it.");
+        "Send a value PostgreSQL accepts for " + type + ", in the form docs/protocol.md gives for it.");
   }
 
   /** The cause without its final stop, to quote inside another error's sentence. */

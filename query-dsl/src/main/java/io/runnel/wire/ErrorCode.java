@@ -2,7 +2,7 @@ package io.runnel.wire;
 
 /**
  * Every error code Runnel uses, with the HTTP status it answers with: the one list behind the table in {@code
- * PROTOCOL.md} ("Codes"). Codes travel in {@code { "code", "cause", "fix" }} bodies and {@code refuse} frames;
+ * docs/protocol.md} ("Codes"). Codes travel in {@code { "code", "cause", "fix" }} bodies and {@code refuse} frames;
  * code never matches on message text, only on these constants.
  */
 public enum ErrorCode {

@@ -103,7 +103,7 @@ public interface JsonCodec<T> {
     return Scalars.INT4;
   }
 
-  /** The codec for a 64-bit integer: a string of digits (as {@code PROTOCOL.md} spells int8) or a JSON integer. */
+  /** The codec for a 64-bit integer: a string of digits (as {@code docs/protocol.md} spells int8) or a JSON integer. */
   static JsonCodec<Long> int8() {
     return Scalars.INT8;
   }

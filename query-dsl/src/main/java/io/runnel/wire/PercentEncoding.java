@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Percent-encoding for the protocol's compound names: topic params ({@code org.acme%2Eio}) and the tenant part of
- * a {@code qid} ({@code PROTOCOL.md}, "Topics" and "Cursor"). Every byte of the UTF-8 form is encoded except the
+ * a {@code qid} ({@code docs/protocol.md}, "Topics" and "Cursor"). Every byte of the UTF-8 form is encoded except the
  * unreserved characters of RFC 3986 section 2.3 other than {@code .} ({@code A–Z a–z 0–9 - _ ~}), so a {@code .},
  * {@code /}, {@code @}, {@code *}, {@code >} or space never appears raw; hex digits are upper case.
  */

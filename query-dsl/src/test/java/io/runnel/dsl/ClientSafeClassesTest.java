@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client half never references the server half ({@code DSL.md}, "Two halves"): no compiled class of
+ * The client half never references the server half ({@code docs/dsl.md}, "Two halves"): no compiled class of
  * {@code io.runnel.dsl} (subpackages excluded) or {@code io.runnel.wire} names a type of {@code io.runnel.dsl.server},
  * {@code java.sql} or {@code java.security}, so TeaVM never pulls a JDBC call or a digest into a browser bundle.
  *

@@ -46,7 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every column type against the real PostgreSQL 18: for each type a list of edge-case input literals is printed by
  * the server ({@code SELECT ?::type} in a UTC session, text results), and the codec must read that text, print it
- * back exactly, have the server read its own text back unchanged, travel through JSON as {@code PROTOCOL.md}
+ * back exactly, have the server read its own text back unchanged, travel through JSON as {@code docs/protocol.md}
  * ("Values") says, and compare and order as the server does.
  *
  * <p>Documented exceptions, each repeated where it applies:
@@ -60,7 +60,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       text (both print the same, which is checked).
  *   <li>{@code bytea}: Runnel reads only the hex form PostgreSQL prints ({@link ColumnType#parse}), not the
  *       escape-format input PostgreSQL also accepts.
- *   <li>Years outside 1–9999 in JSON timestamps: PROTOCOL.md's ISO 8601 in the expanded, signed six-digit form
+ *   <li>Years outside 1–9999 in JSON timestamps: docs/protocol.md's ISO 8601 in the expanded, signed six-digit form
  *       JavaScript reads ({@code -004712}, {@code +010000}; astronomical years), where {@code to_json} prints
  *       {@code BC} or a bare five-digit year; those are checked against the server's epoch instead.
  * </ul>
@@ -240,7 +240,7 @@ class ColumnTypeRoundTripTest {
   }
 
   // ---------------------------------------------------------------------------------------------------------
-  // c) JSON, as PROTOCOL.md "Values" says
+  // c) JSON, as docs/protocol.md "Values" says
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("everyType")

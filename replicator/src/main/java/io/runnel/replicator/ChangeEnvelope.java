@@ -28,7 +28,7 @@ import java.util.function.Function;
 
 /**
  * The bus's JSON envelope for a {@link ChangeEvent} (field names are stable; {@code docs/protocol.md}, "Bus
- * envelope"). Rows are encoded per column type as {@code PROTOCOL.md} ("Values") says, so a consumer decodes them
+ * envelope"). Rows are encoded per column type as {@code docs/protocol.md} ("Values") says, so a consumer decodes them
  * with the entity's types.
  *
  * <pre>{@code {"v":1,"kind":"change","table":"public.posts","entity":"posts","op":"update","key":"…","row":{…},

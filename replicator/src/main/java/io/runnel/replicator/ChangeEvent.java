@@ -58,7 +58,7 @@ public sealed interface ChangeEvent extends BusMessage
    *
    * @param table the table, {@code schema.table}
    * @param entity the declared entity's name, or null for a table no entity declares
-   * @param key the record key as {@code PROTOCOL.md} spells it, or null when the row lacks a key value
+   * @param key the record key as {@code docs/protocol.md} spells it, or null when the row lacks a key value
    * @param row the whole new row, typed through the column types; columns listed in {@code omitted} are absent
    * @param omitted columns absent from {@code row}: empty unless {@code oversized}, then every column but the key's
    * @param oversized whether the change was too large for the bus ({@link io.runnel.bus.Transport#maxPayload}), so
@@ -106,7 +106,7 @@ public sealed interface ChangeEvent extends BusMessage
    *
    * @param table the table, {@code schema.table}
    * @param entity the declared entity's name, or null for a table no entity declares
-   * @param key the record key as {@code PROTOCOL.md} spells it (the new key when the update moved it), or null when
+   * @param key the record key as {@code docs/protocol.md} spells it (the new key when the update moved it), or null when
    *     neither row carries a key value
    * @param row the whole new row, typed through the column types; columns listed in {@code omitted} are absent
    * @param old the old row when the WAL carried one: key columns only (an update that changed the key) or every
@@ -159,7 +159,7 @@ public sealed interface ChangeEvent extends BusMessage
    *
    * @param table the table, {@code schema.table}
    * @param entity the declared entity's name, or null for a table no entity declares
-   * @param key the record key as {@code PROTOCOL.md} spells it, or null when the old row lacks a key value
+   * @param key the record key as {@code docs/protocol.md} spells it, or null when the old row lacks a key value
    * @param old the old row, typed through the column types: key columns only (the default replica identity) or every
    *     column (REPLICA IDENTITY FULL)
    * @param omitted empty unless {@code oversized}, then every column but the key's

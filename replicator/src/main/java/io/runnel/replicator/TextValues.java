@@ -5,7 +5,7 @@ import io.runnel.wire.Nullable;
 
 /**
  * Which pgoutput text values go into the bus envelope as they are, without parsing them to their Java type and
- * formatting them back ({@code PROTOCOL.md}, "Values"). A value is written from its text only when its form is one
+ * formatting them back ({@code docs/protocol.md}, "Values"). A value is written from its text only when its form is one
  * the typed path provably writes back unchanged: the canonical form PostgreSQL prints. Any other text (which
  * PostgreSQL does not send, but a test or another server might) takes the typed path, so the envelope is the same
  * byte for byte either way, and a value the typed path refuses is still refused.

@@ -22,7 +22,7 @@ import java.util.function.Function;
  */
 final class TransactionAssembler {
 
-  /** The message prefix of the write digest ({@code PROTOCOL.md}, "Idempotency"). */
+  /** The message prefix of the write digest ({@code docs/protocol.md}, "Idempotency"). */
   static final String WRITE_PREFIX = "runnel.write";
   /** PostgreSQL's epoch, 2000-01-01 UTC, in Unix milliseconds (pgoutput's timestamps count from it). */
   static final long POSTGRES_EPOCH_MILLIS = 946_684_800_000L;

@@ -74,7 +74,7 @@ class WireFormatTest {
         () -> assertEquals(List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
             "commitTime", "write", "producer", "seq", "source"), List.copyOf(json.members().keySet())),
         () -> assertEquals("{\"id\":\"9007199254740993\",\"title\":null,\"n\":\"0.10\"}", Json.write(json.get("row")),
-            "values as PROTOCOL.md spells them"),
+            "values as docs/protocol.md spells them"),
         () -> assertEquals("update", json.get("op").toString().replace("\"", "")),
         () -> assertEquals(e, ChangeEnvelope.decode(bytes, name -> "posts".equals(name) ? POSTS : null)));
   }

@@ -1,7 +1,7 @@
 package io.runnel.sync;
 
 /**
- * A node's admission caps ({@code PROTOCOL.md}, "Limits"), each taken as a reservation before anything that may wait
+ * A node's admission caps ({@code docs/protocol.md}, "Limits"), each taken as a reservation before anything that may wait
  * and given back in a {@code finally}, so many upgrades or {@code sub} frames arriving together cannot pass a cap
  * many times. None can be raised from the wire.
  *
@@ -13,7 +13,7 @@ package io.runnel.sync;
  *     {@code X_SUBSCRIPTION_LIMIT})
  * @param subscriptionsPerActor live subscriptions of one actor over all its sockets (default 1,000)
  * @param subscriptionsPerTenant live subscriptions of one tenant (org) over all its actors (default 100,000; not a
- *     {@code PROTOCOL.md} limit, Runnel's own, so one tenant cannot take a whole node)
+ *     {@code docs/protocol.md} limit, Runnel's own, so one tenant cannot take a whole node)
  * @param windowsPerNode distinct windows the node keeps (default 10,000); at the cap an idle window (no subscriber,
  *     kept for resumes) is let go first, and only when none is idle is the subscription refused
  * @param acceptsPerSecond the accept budget: upgrades a second the node takes, refilled continuously (default 2,000);

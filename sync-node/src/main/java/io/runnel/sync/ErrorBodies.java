@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Error bodies ({@code { "code", "cause", "fix" }}) for refusals the HTTP stack answers before Runnel's routes run:
  * a refused upgrade (thrown as a {@link RequestException} whose message is the body) and Helidon's own refusals,
- * rendered through a direct handler so their status and body follow {@code PROTOCOL.md}'s table.
+ * rendered through a direct handler so their status and body follow {@code docs/protocol.md}'s table.
  */
 final class ErrorBodies {
 
@@ -99,7 +99,7 @@ final class ErrorBodies {
       case 414, 431 -> b.put("code", ErrorCode.X_INPUT_INVALID.name()).put("cause", cause)
           .put("fix", "Shorten the request line or headers: a query's ?input= may be at most 64 KiB URL-encoded.");
       case 400 -> b.put("code", (socket ? ErrorCode.X_FRAME_INVALID : ErrorCode.X_INPUT_INVALID).name())
-          .put("cause", cause).put("fix", "Check the request against PROTOCOL.md.");
+          .put("cause", cause).put("fix", "Check the request against docs/protocol.md.");
       // No route matched (or an app route said so itself, whose message is the cause).
       case 404, 405 -> b.put("code", ErrorCode.X_ROUTE_UNKNOWN.name())
           .put("cause", (message == null || message.isBlank() ? status.reasonPhrase() : message) + ": "
@@ -112,7 +112,7 @@ final class ErrorBodies {
         if (status.code() < 500) {
           // Another refusal of the request itself (a timeout reading it, a media type): the caller's, not logged.
           b.put("code", ErrorCode.X_INPUT_INVALID.name()).put("cause", cause)
-              .put("fix", "Check the request against PROTOCOL.md.");
+              .put("fix", "Check the request against docs/protocol.md.");
         } else {
           internal(b, path, status, message);
         }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A sync node's per-socket limits ({@code PROTOCOL.md}, "Limits").
+ * A sync node's per-socket limits ({@code docs/protocol.md}, "Limits").
  *
  * @param maxFrameBytes the largest inbound frame (default 256 KiB; larger ones close the socket with 1009)
  * @param outboundBytes the outbound queue's bound per socket (default 1 MiB)

@@ -169,7 +169,7 @@ class DrainTest {
     }
 
     /**
-     * Obeys a draining node as a client does ({@code PROTOCOL.md}, {@code reconnect}): waits for the frame, closes
+     * Obeys a draining node as a client does ({@code docs/protocol.md}, {@code reconnect}): waits for the frame, closes
      * at once, waits the frame's {@code delayMs} from its arrival and resumes on {@code other}; answers itself.
      */
     Tracked obey(SyncNode other) throws InterruptedException {

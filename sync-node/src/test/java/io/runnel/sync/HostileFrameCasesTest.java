@@ -204,8 +204,8 @@ class HostileFrameCasesTest {
         () -> assertThrows(IllegalArgumentException.class,
             () -> SocketLimits.DEFAULTS.withFrameRate(Double.NaN, 4)),
         () -> assertThrows(IllegalArgumentException.class, () -> SocketLimits.DEFAULTS.withFrameRate(64, 0)),
-        () -> assertEquals(64.0, SocketLimits.DEFAULTS.framesPerSecond(), "PROTOCOL.md's rate"),
-        () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "PROTOCOL.md's burst"));
+        () -> assertEquals(64.0, SocketLimits.DEFAULTS.framesPerSecond(), "docs/protocol.md's rate"),
+        () -> assertEquals(256, SocketLimits.DEFAULTS.frameBurst(), "docs/protocol.md's burst"));
   }
 
   /** Found by an audit: fragments were joined before the rate was checked, and only a whole message took a token. */

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Hostile input (issue 13, "Tests"; ARCHITECTURE.md invariant 7, "bad input never costs others"): many raw sockets of
+ * Hostile input (bad input never costs others): many raw sockets of
  * many actors send at least 100,000 random and mutated frames ({@link HostileFrames}) to one node on the real
  * PostgreSQL and replicator, while a writer commits rows and one well-behaved client watches a live query. No
  * handler ever throws out ({@code runnel_handler_failures_total} stays 0, no {@code X_INTERNAL}), every answer to a

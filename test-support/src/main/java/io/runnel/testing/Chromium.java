@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Debian's Chromium ({@code /usr/bin/chromium}, or {@code RUNNEL_CHROMIUM}) driven by Playwright for Java, headless,
- * with the flags this machine needs ({@code STACK.md}, "Playwright for Java"): no sandbox (tests run as root), no
+ * with the flags a container needs: no sandbox (tests run as root), no
  * GPU, and none of Chromium's background network calls, which the closed network here refuses. Playwright never
  * downloads a browser of its own. Callers declare {@code com.microsoft.playwright:playwright} themselves (it is an
  * optional dependency of this module).
@@ -52,7 +52,7 @@ public final class Chromium implements AutoCloseable {
           + "Chromium binary.");
     }
     if (System.getProperty("playwright.nodejs.path") == null && Files.isExecutable(Path.of("/usr/bin/node"))) {
-      // The machine's node starts the driver faster than the one Playwright unpacks (STACK.md).
+      // The machine's node starts the driver faster than the one Playwright unpacks.
       System.setProperty("playwright.nodejs.path", "/usr/bin/node");
     }
     Playwright playwright = Playwright.create(new Playwright.CreateOptions()

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Configured for logical replication ({@code wal_level=logical}, 20 slots and WAL senders) and with
  * {@code synchronous_commit=on}: zonky's default of {@code off} delays changes on the replication stream by about
- * 200 ms, since only flushed WAL is sent (see {@code STACK.md}).
+ * 200 ms, since only flushed WAL is sent.
  */
 public final class EmbeddedPostgresServer {
 

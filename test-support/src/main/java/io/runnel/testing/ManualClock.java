@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A UTC clock a test moves by hand ({@code STYLE.md} 9: tests advance a clock, never sleep). */
+/** A UTC clock a test moves by hand (tests advance a clock, never sleep). */
 public final class ManualClock extends Clock {
 
   private volatile long millis;

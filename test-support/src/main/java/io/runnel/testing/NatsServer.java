@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class NatsServer implements AutoCloseable {
 
-  /** The machine's shared server ({@code STACK.md}, "NATS"). */
+  /** The machine's shared server, at 127.0.0.1:4222. */
   public static final String SHARED_URL = "nats://127.0.0.1:4222";
 
   private static final long READY_SECONDS = 15;

@@ -48,8 +48,8 @@ public final class TestDatabase implements AutoCloseable {
   }
 
   /**
-   * Properties for a logical replication connection ({@code replication=database}) to this database, as
-   * {@code STACK.md} lists them for pgjdbc's replication API.
+   * Properties for a logical replication connection ({@code replication=database}) to this database, as pgjdbc's
+   * replication API needs them.
    */
   public Properties replicationProperties() {
     Properties p = server.credentials();

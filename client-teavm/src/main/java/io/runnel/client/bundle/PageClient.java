@@ -31,7 +31,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * A connected {@link RunnelClient} as a page calls it ({@code DSL.md}, "The app's client bundle"): inputs are JSON
+ * A connected {@link RunnelClient} as a page calls it ({@code docs/dsl.md}, "The app's client bundle"): inputs are JSON
  * text, and every listener hears JSON text. A call never throws: a refused query is a view with {@code "status":
  * "failed"}, a refused mutation an outcome with an {@code "error"}, each {@code {"code", "cause", "fix"}} with the
  * protocol's codes. The bundles' entry classes wrap it for JavaScript ({@code io.runnel.client.browser.JsClient}).

@@ -23,7 +23,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The page's channel topics on its one socket ({@code PROTOCOL.md}, {@code join}/{@code leave} and the topic
+ * The page's channel topics on its one socket ({@code docs/protocol.md}, {@code join}/{@code leave} and the topic
  * frames), made only by the {@link ChannelHub.Factory} that registering a channel installs. Handles of one topic
  * share it (one {@code join}, one roster, one hold on its records); every held topic is joined again on each
  * connection and its {@code join} repeated with each heartbeat, presence meta included. A records channel's catch-up query is read here over HTTP

@@ -10,7 +10,7 @@ import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 
 /**
- * What one call's outcome means, per {@code PROTOCOL.md} ("Retry or refusal"): for a mutator call's outbox entry,
+ * What one call's outcome means, per {@code docs/protocol.md} ("Retry or refusal"): for a mutator call's outbox entry,
  * and for a channel's catch-up read. A 2xx applied it; a network failure, 401, 408, 409
  * {@code X_IDEMPOTENCY_IN_FLIGHT}, 429 and every 5xx mean "try again later (with the same key)"; every other answer
  * is a refusal.

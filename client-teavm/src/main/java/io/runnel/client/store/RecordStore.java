@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * The page's records: one per {@code type:key}, shared by every live list.
  *
  * <p>Design: two layers. <em>Truth</em> holds each synced record with the LSN it was read or changed at; an older
- * version never replaces a newer one ({@code PROTOCOL.md}, "LSN"). The <em>overlay</em> is the pending writes'
+ * version never replaces a newer one ({@code docs/protocol.md}, "LSN"). The <em>overlay</em> is the pending writes'
  * twins, replayed in order over truth whenever either changes, so two pending writes on one record land in order on
  * top of someone else's change. Every change happens inside a {@link #batch}; listeners hear once, at the end of
  * the outermost batch, so a view never sees a frame half applied. A record is held by the lists that contain it and

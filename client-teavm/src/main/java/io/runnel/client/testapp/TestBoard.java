@@ -12,7 +12,7 @@ import io.runnel.wire.JsonCodec;
 import java.util.Objects;
 
 /**
- * The test app's client-safe declarations, as {@code DSL.md}'s Board example writes them: posts, a live feed per
+ * The test app's client-safe declarations, as {@code docs/dsl.md}'s Board example writes them: posts, a live feed per
  * org and a like with its local twin, each input with an explicit codec.
  */
 public final class TestBoard {

@@ -11,7 +11,7 @@ import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import org.junit.jupiter.api.Test;
 
-/** Every status class of {@code PROTOCOL.md} "Retry or refusal", as the outbox reads it. */
+/** Every status class of {@code docs/protocol.md} "Retry or refusal", as the outbox reads it. */
 class VerdictTest {
 
   private static final WireJsonPort JSON = new WireJsonPort();

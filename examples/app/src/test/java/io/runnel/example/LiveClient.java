@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A client of the board as the browser client holds its lists, over a real socket (the JDK's WebSocket client): per
  * subscription the records in query order, built from {@code snapshot} and changed by each {@code patch}'s ops as
- * {@code PROTOCOL.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and the
+ * {@code docs/protocol.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and the
  * last {@code reconnect} frame a draining node sent. It can leave one node and resume on another with its cursors and
  * held keys.
  */

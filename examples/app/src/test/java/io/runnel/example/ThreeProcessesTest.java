@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * differential check of the sync node's own tests). Midway, clients leave one node and resume on the other with
  * their cursors while writes go on, both ways and back again; the one whose windows the other node does not hold
  * resumes there by snapshot. At the end node 1 gets SIGTERM, as Kubernetes sends
- * it: each of its clients is told to reconnect ({@code reconnect}, {@code PROTOCOL.md}) after a delay inside the
+ * it: each of its clients is told to reconnect ({@code reconnect}, {@code docs/protocol.md}) after a delay inside the
  * drain's spread and, obeying, resumes on node 2 while writes go on through node 2; the check holds again. A ticket
  * issued by node 1 opens one socket on node 2 and is refused ({@code 401 X_TICKET_INVALID}) the second time on
  * either node.
@@ -273,7 +273,7 @@ class ThreeProcessesTest {
 
   /**
    * Returns once every client's node has queued it every frame of every change committed so far: the answer to a
-   * {@code hello} names the position through which it has ({@code PROTOCOL.md}); each hello is sent after all the
+   * {@code hello} names the position through which it has ({@code docs/protocol.md}); each hello is sent after all the
    * client sent before, so the answers to a resume have arrived too.
    */
   void settle(List<Watcher> watchers) throws Exception {

@@ -53,7 +53,7 @@ final class ClientSocket implements WebSocket.Listener {
 
   /**
    * The {@code sub} frame's {@code cursor} member to resume with: the last cursor plus {@code ids}, the keys held
-   * ({@code PROTOCOL.md}); null before any cursor came.
+   * ({@code docs/protocol.md}); null before any cursor came.
    */
   synchronized String resumeCursor() {
     if (cursor == null) {

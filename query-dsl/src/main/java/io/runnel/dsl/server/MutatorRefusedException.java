@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A mutator's own refusal (for example {@code X_POST_NOT_FOUND}), answered as 409 or 422 with the mutator's code,
- * and stored under the idempotency key like any answer ({@code PROTOCOL.md}, "Idempotency").
+ * and stored under the idempotency key like any answer ({@code docs/protocol.md}, "Idempotency").
  */
 public final class MutatorRefusedException extends RuntimeException {
 

@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
 
 /**
- * The protocol's digests ({@code PROTOCOL.md}, "Cursor" and "Idempotency"), computed on the server only: the
+ * The protocol's digests ({@code docs/protocol.md}, "Cursor" and "Idempotency"), computed on the server only: the
  * browser has no {@code MessageDigest} and only compares what the server sent.
  */
 public final class QueryHash {
@@ -27,7 +27,7 @@ public final class QueryHash {
   }
 
   /**
-   * The write digest ({@code PROTOCOL.md}, "Idempotency"): the first 32 hex of SHA-256 over the actor id, a newline
+   * The write digest ({@code docs/protocol.md}, "Idempotency"): the first 32 hex of SHA-256 over the actor id, a newline
    * and the idempotency key. It names a write in {@code patch.writes} without revealing the key.
    *
    * @param actorId the actor's id; the empty string for an anonymous actor
@@ -40,7 +40,7 @@ public final class QueryHash {
   }
 
   /**
-   * The input hash of a mutator call ({@code PROTOCOL.md}, "Idempotency"): the lower-case hex SHA-256 over the
+   * The input hash of a mutator call ({@code docs/protocol.md}, "Idempotency"): the lower-case hex SHA-256 over the
    * mutator's name, a newline and the RFC 8785 canonical JSON of the input (64 characters). A replayed key with
    * another hash is {@code X_IDEMPOTENCY_KEY_REUSED}.
    */

@@ -21,7 +21,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Single-use tickets for {@code /v1/sync?ticket=} ({@code PROTOCOL.md}: browsers cannot set headers on a
+ * Single-use tickets for {@code /v1/sync?ticket=} ({@code docs/protocol.md}: browsers cannot set headers on a
  * WebSocket). A ticket carries the actor, its own expiry (30 s) and the expiry of the grant it was issued for, signed
  * with HMAC-SHA256, so any node that shares the key can verify it; its single use is recorded in a
  * {@link TicketStore}. The socket it opens holds the grant until that grant's expiry, not the ticket's.

@@ -17,7 +17,7 @@ public interface ChannelBus extends AutoCloseable {
 
   /**
    * The bus subject of {@code topic}: {@code runnel.channels.<topic as one token>}, the topic percent-encoded so it
-   * holds no {@code .}, {@code *}, {@code >} or space ({@code STACK.md}, "NATS").
+   * holds no {@code .}, {@code *}, {@code >} or space (NATS subject tokens).
    */
   static String subject(String topic) {
     return SUBJECT_PREFIX + Subjects.token(topic);

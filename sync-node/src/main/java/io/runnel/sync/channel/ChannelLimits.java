@@ -1,7 +1,7 @@
 package io.runnel.sync.channel;
 
 /**
- * A node's channel limits ({@code PROTOCOL.md}, "Limits"); none can be raised from the wire.
+ * A node's channel limits ({@code docs/protocol.md}, "Limits"); none can be raised from the wire.
  *
  * @param topicsPerSocket topics one socket may hold, joins in flight included (default 64)
  * @param topicsPerNode distinct topics the node may hold, joins in flight included (default 10,000)
@@ -11,7 +11,7 @@ package io.runnel.sync.channel;
  * @param presenceTtlMs how long another node's presence seat stays without being announced again, milliseconds
  *     (default 30 s); each node announces its own seats again every third of it
  * @param presenceMetaBytes the largest presence meta, in UTF-8 bytes of its JSON text (default 2 KiB, so a whole
- *     roster of 256 members stays under 512 KiB; not a {@code PROTOCOL.md} limit, Runnel's own)
+ *     roster of 256 members stays under 512 KiB; not a {@code docs/protocol.md} limit, Runnel's own)
  */
 public record ChannelLimits(int topicsPerSocket, int topicsPerNode, int eventPayloadBytes, double eventsPerSecond,
     int eventBurst, long presenceTtlMs, int presenceMetaBytes) {

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What drives a hub's timed work (coalesced presence diffs, heartbeat timeouts): the task reads the hub's clock to
- * decide what is due, so a test drives it by hand with a manual clock instead of sleeping ({@code STYLE.md} 9).
+ * decide what is due, so a test drives it by hand with a manual clock instead of sleeping.
  */
 @FunctionalInterface
 public interface Ticker {

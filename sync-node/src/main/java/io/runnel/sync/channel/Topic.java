@@ -38,7 +38,7 @@ final class Topic {
   /** The shortest spell between two diffs of one topic, milliseconds. */
   static final long DIFF_INTERVAL_MS = 250;
 
-  /** The most members a roster lists ({@code PROTOCOL.md}: {@code presence}). */
+  /** The most members a roster lists ({@code docs/protocol.md}: {@code presence}). */
   static final int ROSTER_MEMBERS = 256;
 
   /**

@@ -69,7 +69,7 @@ final class Bodies {
     }
   }
 
-  /** 1–128 visible ASCII characters ({@code PROTOCOL.md}, "HTTP surface"). */
+  /** 1–128 visible ASCII characters ({@code docs/protocol.md}, "HTTP surface"). */
   static boolean validKey(@Nullable String key) {
     if (key == null || key.isEmpty() || key.length() > 128) {
       return false;

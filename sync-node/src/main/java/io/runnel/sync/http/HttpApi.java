@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The node's HTTP routes besides the socket ({@code PROTOCOL.md}, "HTTP surface"): {@code POST /v1/mutate/{mutator}},
+ * The node's HTTP routes besides the socket ({@code docs/protocol.md}, "HTTP surface"): {@code POST /v1/mutate/{mutator}},
  * {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets}, {@code POST /v1/channels/{topic}/events} (when
  * a channel hub is given), CORS preflights for configured origins, and the
  * idempotency store's upkeep.
@@ -58,7 +58,7 @@ import javax.sql.DataSource;
  */
 public final class HttpApi {
 
-  /** The largest request body read, 1 MiB ({@code PROTOCOL.md}, "Codes": {@code X_PAYLOAD_TOO_LARGE}). */
+  /** The largest request body read, 1 MiB ({@code docs/protocol.md}, "Codes": {@code X_PAYLOAD_TOO_LARGE}). */
   public static final int MAX_BODY_BYTES = Bodies.MAX_BYTES;
 
   /** The largest body read to its end before a 413 is answered, 16 MiB; the HTTP stack cuts a larger one short. */

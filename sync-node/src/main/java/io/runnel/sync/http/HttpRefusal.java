@@ -34,7 +34,7 @@ final class HttpRefusal extends RunnelException {
     return retryAfterSeconds;
   }
 
-  /** The HTTP status a refusal of the live-query engine maps to ({@code PROTOCOL.md}, "Codes"). */
+  /** The HTTP status a refusal of the live-query engine maps to ({@code docs/protocol.md}, "Codes"). */
   static int statusOf(ErrorCode code) {
     return switch (code) {
       case X_LIVE_QUERY_UNKNOWN, X_MUTATOR_UNKNOWN, X_ROUTE_UNKNOWN -> 404;

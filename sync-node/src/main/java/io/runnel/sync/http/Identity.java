@@ -10,7 +10,7 @@ import io.runnel.wire.ErrorCode;
 import java.time.Clock;
 
 /**
- * Who an HTTP call is, by the socket's rules ({@code PROTOCOL.md}, "Identity"): a bearer token or the session
+ * Who an HTTP call is, by the socket's rules ({@code docs/protocol.md}, "Identity"): a bearer token or the session
  * cookie, decided by the node's {@link Authenticator}; tickets are for the socket only. A cookie-authenticated POST
  * from a foreign {@code Origin} is refused before the authenticator runs, since the cookie is the browser's, not
  * the calling page's.

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /**
- * Runs mutator calls exactly once per (actor, idempotency key), as {@code PROTOCOL.md} ("Idempotency") and
+ * Runs mutator calls exactly once per (actor, idempotency key), as {@code docs/protocol.md} ("Idempotency") and
  * {@code docs/writes.md} describe.
  *
  * <p>Design. A call first looks for a stored answer; if there is none it becomes the key's one runner on this node

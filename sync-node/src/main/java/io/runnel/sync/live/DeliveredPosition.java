@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The node's delivered position: the LSN through which every window has queued the frames its changes caused
- * ({@code PROTOCOL.md}: the {@code lsn} of the {@code hello} answer, which lets a client settle a write that changed
+ * ({@code docs/protocol.md}: the {@code lsn} of the {@code hello} answer, which lets a client settle a write that changed
  * nothing it holds).
  *
  * <p>The dispatcher records each transaction with the number of windows it was handed to; each window reports

@@ -433,7 +433,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
 
     /**
-     * At most {@code windows} distinct windows (default 10,000, {@code PROTOCOL.md}'s distinct windows per node); at
+     * At most {@code windows} distinct windows (default 10,000, {@code docs/protocol.md}'s distinct windows per node); at
      * the cap an idle window (no subscriber, kept for resumes) is let go first.
      *
      * @throws IllegalArgumentException when it is not positive

@@ -1,7 +1,7 @@
 package io.runnel.sync.live;
 
 /**
- * How a subscribe with a cursor is answered ({@code PROTOCOL.md}, "Windows, policy and resume"): a delta out of
+ * How a subscribe with a cursor is answered ({@code docs/protocol.md}, "Windows, policy and resume"): a delta out of
  * the window's ring, or one snapshot.
  */
 sealed interface Resume permits Resume.Delta, Resume.Snapshot {

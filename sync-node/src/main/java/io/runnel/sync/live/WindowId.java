@@ -6,7 +6,7 @@ import io.runnel.wire.PercentEncoding;
 import java.util.Objects;
 
 /**
- * A window's identity ({@code PROTOCOL.md}, "Cursor"): {@code <name>:<16 hex>@<tenant>}, where {@code <tenant>} is
+ * A window's identity ({@code docs/protocol.md}, "Cursor"): {@code <name>:<16 hex>@<tenant>}, where {@code <tenant>} is
  * the actor's org id percent-encoded, {@code -} for no org or an entity with no tenant column, and
  * {@code <org>/<actor id>} (each part percent-encoded) for a query whose source reads the actor.
  *

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * {@code xid8} values), answering whether a transaction is visible in it.
  *
  * <p>pgoutput's Begin carries the 32-bit xid of the top-level transaction; it is widened against {@code xmax}'s
- * epoch, taking the nearest value within 2^31 (wraparound-aware, as {@code STACK.md} notes). A transaction is
+ * epoch, taking the nearest value within 2^31 (wraparound-aware). A transaction is
  * visible when its xid is below {@code xmin}, or below {@code xmax} and not in the in-progress list ("Snapshot
  * Information Functions" in the PostgreSQL manual).
  */

@@ -6,7 +6,7 @@ import io.runnel.wire.Nullable;
 
 /**
  * Joins the text fragments of one client message into the frame's text, bounded by the inbound frame limit
- * ({@code PROTOCOL.md}: at most 256 KiB, reassembled across fragments).
+ * ({@code docs/protocol.md}: at most 256 KiB, reassembled across fragments).
  *
  * <p>The WebSocket layer bounds each fragment; this bounds their sum, so a client that sends continuation after
  * continuation and never a final one costs a refusal, not the node's heap. Sizes are the UTF-8 length of the text

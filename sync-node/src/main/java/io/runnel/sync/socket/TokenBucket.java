@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
  * A token bucket: {@code rate} tokens a second, refilled continuously, holding at most {@code burst}; it starts
  * full. Time is the caller's clock, in the unit given at creation (nanoseconds of a monotonic clock, or milliseconds),
  * and a clock that does not move forward refills nothing. The node's frame rate per socket, accept budget and event
- * rate per sender ({@code PROTOCOL.md}, "Limits") are each one. Thread-safe.
+ * rate per sender ({@code docs/protocol.md}, "Limits") are each one. Thread-safe.
  */
 public final class TokenBucket {
 
