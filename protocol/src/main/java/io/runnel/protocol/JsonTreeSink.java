@@ -42,13 +42,6 @@ public final class JsonTreeSink implements FrameSink {
     return (JsonObject) sink.result();
   }
 
-  /** The frame {@code frame} as a JSON object. */
-  public static JsonObject toJson(ServerFrame frame) {
-    JsonTreeSink sink = new JsonTreeSink();
-    FrameEncoder.write(frame, sink);
-    return (JsonObject) sink.result();
-  }
-
   /**
    * The value written, once the outermost object or array has ended.
    *

@@ -62,11 +62,6 @@ public record Position(Lsn lsn, int row) implements Comparable<Position> {
     return new Position(new Lsn(hi << 32 | lo), (int) row);
   }
 
-  /** Whether {@code text} is a position's 24 lower-case hex digits. */
-  public static boolean isPosition(String text) {
-    return tryParse(text) != null;
-  }
-
   /** Whether this is a point between rows (row 0), as reads, answers and position heartbeats carry. */
   public boolean isPoint() {
     return row == 0;
@@ -85,11 +80,6 @@ public record Position(Lsn lsn, int row) implements Comparable<Position> {
   /** Whether this position is strictly before {@code other}. */
   public boolean isBefore(Position other) {
     return compareTo(other) < 0;
-  }
-
-  /** The later of {@code a} and {@code b} ({@code a} when they are equal). */
-  public static Position max(Position a, Position b) {
-    return b.isAfter(a) ? b : a;
   }
 
   @Override

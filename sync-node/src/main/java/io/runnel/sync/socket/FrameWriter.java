@@ -47,12 +47,11 @@ final class FrameWriter implements FrameSink {
     StringWriter out = new StringWriter(128);
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       body.write(new FrameWriter(g));
-    } catch (StreamConstraintsException e) {
-      throw new IllegalArgumentException("A frame's JSON value nests too deeply to write: " + e.getOriginalMessage(),
-          e);
     } catch (IOException e) {
+      // Creating or closing the generator over a StringWriter.
       throw new UncheckedIOException(e);
     } catch (UncheckedIOException e) {
+      // The sink's methods wrap Jackson's failures; a value nested past Jackson's limit is the caller's error.
       if (e.getCause() instanceof StreamConstraintsException s) {
         throw new IllegalArgumentException("A frame's JSON value nests too deeply to write: "
             + s.getOriginalMessage(), s);
@@ -65,7 +64,7 @@ final class FrameWriter implements FrameSink {
   /** What a writer is given to write. */
   @FunctionalInterface
   private interface Body {
-    void write(FrameWriter w) throws IOException;
+    void write(FrameWriter w);
   }
 
   static String outbound(ServerFrame frame) {
