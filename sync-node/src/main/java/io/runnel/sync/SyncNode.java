@@ -3,26 +3,38 @@ package io.runnel.sync;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
+import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.websocket.WsConfig;
 import io.helidon.webserver.websocket.WsRouting;
-import io.helidon.http.DirectHandler;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.BusHealth;
 import io.runnel.bus.Transport;
-import io.runnel.replicator.ReplicatorStats;
 import io.runnel.dsl.server.Declarations;
+import io.runnel.protocol.Position;
+import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.GrantKeeper;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.channel.ChannelLimits;
+import io.runnel.sync.channel.ChannelStats;
 import io.runnel.sync.channel.Ticker;
+import io.runnel.sync.http.ErrorBodies;
 import io.runnel.sync.http.HttpApi;
 import io.runnel.sync.http.Origins;
+import io.runnel.sync.http.RequestIdFilter;
 import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.sync.live.LiveStats;
+import io.runnel.sync.metrics.NodeMetrics;
+import io.runnel.sync.socket.AdmissionLimits;
+import io.runnel.sync.socket.Drained;
+import io.runnel.sync.socket.HelidonHeaderConstants;
+import io.runnel.sync.socket.SocketEndpoint;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -31,11 +43,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +58,8 @@ import javax.sql.DataSource;
 /**
  * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
  * {@code /v1/sync}, {@code POST /v1/mutate/{mutator}}, {@code GET /v1/query/{query}}, {@code POST /v1/tickets},
- * {@code POST /v1/channels/{topic}/events}, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text); then the app's own routes, if any
- * ({@link Builder#routing}), such as the pages that import its bundle.
+ * {@code POST /v1/channels/{topic}/events}, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text);
+ * then the app's own routes, if any ({@link Builder#routing}), such as the pages that import its bundle.
  *
  * <pre>{@code
  * SyncNode node = SyncNode.builder().declarations(d).transport(bus).dataSource(pool)
@@ -63,30 +74,17 @@ public final class SyncNode implements AutoCloseable {
   /** The default lag past which {@code /readyz} says {@code "replication_lag"}: 5 s. */
   public static final Duration DEFAULT_LAG_DEGRADED = Duration.ofSeconds(5);
 
-  /** What each socket needs of its node. */
-  record Services(LiveQueryRegistry live, ChannelHub channels, Authenticator authenticator, Tickets tickets,
-      Clock clock, SocketLimits limits, String nodeId, long heartbeatMs, NodeMetrics metrics, Origins origins,
-      Admissions admissions, java.util.function.LongSupplier nanos, GrantKeeper grants, SyncNode node) {
+  /** What a drain waits past its spread window before it closes the sockets still open: 1 s. */
+  public static final Duration DRAIN_GRACE = Duration.ofSeconds(1);
 
-    void open(SyncSocket s) {
-      node.sockets.add(s);
-      metrics.sockets.incrementAndGet();
-    }
-
-    void closed(SyncSocket s) {
-      if (node.sockets.remove(s)) {
-        metrics.sockets.decrementAndGet();
-        node.drain.closed();
-      }
-    }
-  }
-
-  private final Set<SyncSocket> sockets = ConcurrentHashMap.newKeySet();
-  final Drain drain;
   private final Duration drainSpread;
   private final LiveQueryRegistry live;
   private final ChannelHub channels;
-  private final Services services;
+  private final SocketEndpoint sockets;
+  private final NodeMetrics metrics;
+  private final SocketLimits limits;
+  private final Origins origins;
+  private final Clock clock;
   private final HttpApi http;
   /** Held here because the meters hold it weakly. */
   private final BusHealth bus;
@@ -104,32 +102,33 @@ public final class SyncNode implements AutoCloseable {
   private volatile boolean ready;
 
   private SyncNode(Builder b) {
-    this.channels = ChannelHub.builder().declarations(Objects.requireNonNull(b.declarations, "declarations"))
-        .nodeId(b.nodeId).clock(b.clock).heartbeat(b.heartbeat).limits(b.channelLimits).bus(b.channelBus)
-        .ticker(b.channelTicker).build();
+    Declarations declarations = Objects.requireNonNull(b.declarations, "declarations");
+    DataSource dataSource = Objects.requireNonNull(b.dataSource, "dataSource");
+    Transport transport = Objects.requireNonNull(b.transport, "transport");
+    Authenticator authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
+    this.clock = b.clock;
+    this.channels = b.channels.declarations(declarations).nodeId(b.nodeId).clock(clock).build();
     // Records channels read the windows' stream: the same order, the same gaps.
-    this.live = LiveQueryRegistry.builder().declarations(b.declarations)
-        .dataSource(Objects.requireNonNull(b.dataSource, "dataSource"))
-        .transport(Objects.requireNonNull(b.transport, "transport")).clock(b.clock)
-        .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode())
-        .inputLimits(b.inputLimits).ringBytes(b.ringBytes).build();
-    Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(b.clock);
-    this.bus = BusHealth.watch(b.transport);
+    this.live = b.live.declarations(declarations).dataSource(dataSource).transport(transport).clock(clock)
+        .changeListener(channels.records()).maxWindows(b.admissionLimits.windowsPerNode()).build();
+    Tickets tickets = b.tickets != null ? b.tickets : Tickets.local(clock);
+    this.bus = BusHealth.watch(transport);
     this.readiness = new Readiness(live, bus, b.replicator, b.lagDegraded.toMillis());
-    this.services = new Services(live, channels, Objects.requireNonNull(b.authenticator, "authenticator"), tickets,
-        b.clock, b.limits, b.nodeId, b.heartbeat.toMillis(), new NodeMetrics(b.meters, live, channels, bus), b.origins,
-        new Admissions(b.admissionLimits, () -> b.nanos.getAsLong() / 1_000_000), b.nanos,
-        GrantKeeper.create(b.authenticator, b.clock, b.grantCheck, b.grantGrace), this);
-    services.metrics().grants(services.grants());
-    this.http = HttpApi.builder().declarations(b.declarations).dataSource(b.dataSource).live(live).channels(channels)
-        .authenticator(b.authenticator).tickets(tickets).clock(b.clock).origins(b.origins).inputLimits(b.inputLimits)
-        .retention(b.idempotencyRetention).statementTimeout(b.mutationTimeout).meters(services.metrics().registry)
+    this.metrics = new NodeMetrics(b.meters, live, channels, bus);
+    GrantKeeper grants = GrantKeeper.create(authenticator, clock, b.grantCheck, b.grantGrace);
+    metrics.grants(grants);
+    this.limits = b.limits;
+    this.origins = b.origins;
+    SocketEndpoint.Settings settings = new SocketEndpoint.Settings(b.limits, b.admissionLimits, b.nodeId, b.heartbeat,
+        b.origins, b.drainRandom, DRAIN_GRACE, clock, b.nanos);
+    this.sockets = new SocketEndpoint(settings, live, channels, authenticator, tickets, grants, metrics);
+    this.http = b.http.declarations(declarations).dataSource(dataSource).live(live).channels(channels)
+        .authenticator(authenticator).tickets(tickets).clock(clock).origins(b.origins).meters(metrics.registry())
         .build();
     this.host = b.host;
     this.requestedPort = b.port;
     this.socketSendBuffer = b.socketSendBuffer;
     this.appRoutes = List.copyOf(b.appRoutes);
-    this.drain = new Drain(sockets, channels, b.drainRandom, services.metrics());
     this.drainSpread = b.drainSpread;
   }
 
@@ -166,44 +165,43 @@ public final class SyncNode implements AutoCloseable {
         .host(host)
         .port(requestedPort)
         .maxPayloadSize(HttpApi.MAX_DRAINED_BYTES)
-        .addProtocol(io.helidon.webserver.http1.Http1Config.builder().maxPrologueLength(HttpApi.MAX_REQUEST_LINE)
-            .addReceiveListener(UpgradeGate.HEADERS).build())
+        .addProtocol(Http1Config.builder().maxPrologueLength(HttpApi.MAX_REQUEST_LINE)
+            .addReceiveListener(ErrorBodies.HEADERS).build())
         .connectionOptions(o -> {
           if (socketSendBuffer > 0) {
             o.socketSendBufferSize(socketSendBuffer);
           }
         })
-        .addProtocol(WsConfig.builder().maxFrameLength(services.limits().maxFrameBytes())
-            .origins(services.origins().browserForms()).build())
+        .addProtocol(WsConfig.builder().maxFrameLength(limits.maxFrameBytes()).origins(origins.browserForms()).build())
         .directHandlers(DirectHandlers.builder()
-            .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler(services.origins()))
-            .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler(services.origins()))
-            .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler(services.origins()))
-            .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler(services.origins()))
-            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler(services.origins()))
+            .addHandler(DirectHandler.EventType.BAD_REQUEST, ErrorBodies.handler(origins))
+            .addHandler(DirectHandler.EventType.FORBIDDEN, ErrorBodies.handler(origins))
+            .addHandler(DirectHandler.EventType.PAYLOAD_TOO_LARGE, ErrorBodies.handler(origins))
+            .addHandler(DirectHandler.EventType.OTHER, ErrorBodies.handler(origins))
+            .addHandler(DirectHandler.EventType.INTERNAL_ERROR, ErrorBodies.handler(origins))
             .build())
         .routing(r -> {
           r.addFilter(new RequestIdFilter());
-          r.addFilter(new UpgradeGate(services.admissions(), services.metrics()));
+          r.addFilter(sockets.gate());
           r.get("/healthz", (req, res) -> json(res, Status.OK_200, JsonObject.builder().put("status", "up").build()))
               .get("/readyz", (req, res) -> {
-                Readiness.Answer a = readiness.read(ready, drain.draining(), sockets.size());
+                Readiness.Answer a = readiness.read(ready, sockets.draining(), sockets.size());
                 json(res, a.ready() ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, a.body());
               })
               .get("/metrics", (req, res) -> {
                 res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-                res.send(services.metrics().scrape());
+                res.send(metrics.scrape());
               });
           http.routes(r);
           for (Consumer<HttpRules> routes : appRoutes) {
             routes.accept(r);
           }
         })
-        .addRouting(WsRouting.builder().endpoint("/v1/sync", () -> new SyncSocket(services)))
+        .addRouting(WsRouting.builder().endpoint("/v1/sync", sockets::newSocket))
         .build()
         .start();
     server = s;
-    sweeper.scheduleAtFixedRate(this::sweep, 1, 1, TimeUnit.SECONDS);
+    sweeper.scheduleAtFixedRate(sockets::sweep, 1, 1, TimeUnit.SECONDS);
     long every = Math.max(60, http.retention().toSeconds() / 24);
     sweeper.scheduleAtFixedRate(this::sweepIdempotency, every, every, TimeUnit.SECONDS);
     ready = true;
@@ -213,21 +211,6 @@ public final class SyncNode implements AutoCloseable {
     res.status(status);
     res.header(HeaderNames.CONTENT_TYPE, "application/json");
     res.send(body.toString());
-  }
-
-  private void sweep() {
-    services.admissions().sweep();
-    long now = services.nanos().getAsLong();
-    // Grants expire on the wall clock (expiresAt is epoch ms); idleness is measured on the monotonic one.
-    long wall = services.clock().millis();
-    for (SyncSocket s : sockets) {
-      try {
-        s.sweep(now);
-        s.checkGrant(wall);
-      } catch (RuntimeException e) {
-        System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING, "Sweep failed: " + e);
-      }
-    }
   }
 
   private void sweepIdempotency() {
@@ -269,17 +252,25 @@ public final class SyncNode implements AutoCloseable {
 
   /** How many frames were dropped over a socket's outbound bound since start. */
   public long framesDropped() {
-    return (long) services.metrics().framesDropped.count();
+    return sockets.framesDropped();
   }
 
-  /** The channel hub, for metrics and tests. */
-  public ChannelHub channels() {
-    return channels;
+  /**
+   * The node's counters now: its windows' ({@link LiveStats}), its channels' ({@link ChannelStats}), and the position,
+   * time and lag of what its windows hold, as {@code hello} and {@code /readyz} report them.
+   */
+  public NodeStats stats() {
+    // asOf first: once present it stays, so the lag read after it is present too.
+    OptionalLong asOf = live.asOf();
+    return new NodeStats(live.stats(), channels.stats(), live.deliveredPosition(), asOf, live.lagMillis());
   }
 
-  /** The live-window engine, for metrics and tests. */
-  public LiveQueryRegistry live() {
-    return live;
+  /**
+   * Whether every change through {@code position} has reached this node's windows and been handed to their
+   * subscribers: a write whose answer carried {@code position} is in every list this node serves from now on.
+   */
+  public boolean settledThrough(Position position) {
+    return live.settledThrough(position);
   }
 
   /**
@@ -292,7 +283,7 @@ public final class SyncNode implements AutoCloseable {
     sweeper.shutdownNow();
     // Close frames first: Helidon's stop closes the listener and only later cuts upgraded connections, without a
     // close frame (1006), and the node no longer reads the bus meanwhile.
-    Drain.goAway(List.copyOf(sockets), Drain.CLOSE);
+    sockets.close();
     WebServer s = server;
     server = null;
     if (s != null) {
@@ -300,7 +291,7 @@ public final class SyncNode implements AutoCloseable {
     }
     channels.close();
     live.close();
-    services.metrics().close();
+    metrics.close();
   }
 
   /**
@@ -309,12 +300,12 @@ public final class SyncNode implements AutoCloseable {
    * {@code X_SOCKET_LIMIT}, costing no socket. The open sockets stay; {@link #drain} moves them.
    */
   public void stopAccepting() {
-    drain.stopAccepting();
+    sockets.stopAccepting();
   }
 
   /** Whether the node has stopped accepting sockets ({@link #stopAccepting}, {@link #drain}). */
   public boolean draining() {
-    return drain.draining();
+    return sockets.draining();
   }
 
   /** {@link #drain(Duration)} over the spread window the builder was given ({@link Builder#drainSpread}). */
@@ -326,17 +317,17 @@ public final class SyncNode implements AutoCloseable {
    * Drains the node (SIGTERM, a deploy): stops accepting ({@link #stopAccepting}); sends every open socket a
    * {@code reconnect} frame whose {@code delayMs} is drawn uniformly over {@code [0, spread)} (its own per socket,
    * from {@link Builder#drainRandom}), so the clients reconnect spread over the window, to other nodes; a client
-   * that obeys closes its socket at once, which leaves its channel topics. At the end of the window plus 1 s of grace
-   * (or as soon as no socket is left) every socket still open leaves its topics, the channel bus is flushed so the
-   * presence leaves reach the other nodes, and the socket is closed with 1001. Runs on a thread of its own; the
-   * first call starts it and every call answers the same future, completed with the counts when the drain is done.
-   * The node keeps its windows and routes until {@link #stop()}.
+   * that obeys closes its socket at once, which leaves its channel topics. At the end of the window plus
+   * {@link #DRAIN_GRACE} (or as soon as no socket is left) every socket still open leaves its topics, the channel bus
+   * is flushed so the presence leaves reach the other nodes, and the socket is closed with 1001. Runs on a thread of
+   * its own; the first call starts it and every call answers the same future, completed with the counts when the
+   * drain is done. The node keeps its windows and routes until {@link #stop()}.
    *
    * @param spread the window the reconnect delays are spread over (0: every client reconnects at once)
    * @throws IllegalArgumentException for a negative spread
    */
   public CompletableFuture<Drained> drain(Duration spread) {
-    return drain.start(spread);
+    return sockets.drain(spread);
   }
 
   /** Same as {@link #stop()}. */
@@ -364,13 +355,10 @@ public final class SyncNode implements AutoCloseable {
     private int port = 8080;
     private int socketSendBuffer;
     private Origins origins = Origins.sameOriginOnly();
-    private Duration idempotencyRetention = Duration.ofHours(24);
-    private Duration mutationTimeout = Duration.ofSeconds(30);
-    private ChannelLimits channelLimits = ChannelLimits.DEFAULTS;
-    private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
-    private long ringBytes = LiveQueryRegistry.DEFAULT_RING_BYTES;
-    private ChannelBus channelBus = ChannelBus.local();
-    private Ticker channelTicker = Ticker.daemon("channel-ticker");
+    /** The parts' own builders: an option of one part is kept, defaulted and checked there only. */
+    private final LiveQueryRegistry.Builder live = LiveQueryRegistry.builder();
+    private final ChannelHub.Builder channels = ChannelHub.builder();
+    private final HttpApi.Builder http = HttpApi.builder();
     private final List<Consumer<HttpRules>> appRoutes = new ArrayList<>();
     private Duration drainSpread = Duration.ofSeconds(10);
     private Duration lagDegraded = DEFAULT_LAG_DEGRADED;
@@ -475,13 +463,17 @@ public final class SyncNode implements AutoCloseable {
      * whose statement runs longer is rolled back and answered {@code 504 X_TIMEOUT}, storing nothing.
      */
     public Builder mutationTimeout(Duration timeout) {
-      this.mutationTimeout = Objects.requireNonNull(timeout, "timeout");
+      http.statementTimeout(timeout);
       return this;
     }
 
-    /** How long answers are kept under their idempotency keys (default 24 h, at least 1 minute). */
+    /**
+     * How long answers are kept under their idempotency keys (default 24 h).
+     *
+     * @throws IllegalArgumentException when under 1 minute
+     */
     public Builder idempotencyRetention(Duration retention) {
-      this.idempotencyRetention = Objects.requireNonNull(retention, "retention");
+      http.retention(retention);
       return this;
     }
 
@@ -490,7 +482,8 @@ public final class SyncNode implements AutoCloseable {
      * {@link JsonLimits#INPUT_DEFAULTS}: depth 32, 10,000 values); past them {@code X_INPUT_INVALID}.
      */
     public Builder inputLimits(JsonLimits limits) {
-      this.inputLimits = Objects.requireNonNull(limits, "limits");
+      live.inputLimits(limits);
+      http.inputLimits(limits);
       return this;
     }
 
@@ -501,16 +494,13 @@ public final class SyncNode implements AutoCloseable {
      * @throws IllegalArgumentException when negative
      */
     public Builder ringBytes(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException("ringBytes must be at least 0, not " + bytes);
-      }
-      this.ringBytes = bytes;
+      live.ringBytes(bytes);
       return this;
     }
 
     /** The channel caps and event rates (default {@link ChannelLimits#DEFAULTS}: 64 topics a socket, 10,000 a node). */
     public Builder channelLimits(ChannelLimits limits) {
-      this.channelLimits = Objects.requireNonNull(limits, "limits");
+      channels.limits(limits);
       return this;
     }
 
@@ -519,13 +509,13 @@ public final class SyncNode implements AutoCloseable {
      * node runs alone). The node does not close it.
      */
     public Builder channelBus(ChannelBus bus) {
-      this.channelBus = Objects.requireNonNull(bus, "bus");
+      channels.bus(bus);
       return this;
     }
 
     /** What drives the channels' timed work, presence diffs and heartbeat timeouts (default a daemon thread). */
     public Builder channelTicker(Ticker ticker) {
-      this.channelTicker = Objects.requireNonNull(ticker, "ticker");
+      channels.ticker(ticker);
       return this;
     }
 
@@ -628,9 +618,14 @@ public final class SyncNode implements AutoCloseable {
       return this;
     }
 
-    /** The heartbeat interval clients are told (default 10 s). */
+    /**
+     * The heartbeat interval clients are told, and the channels' presence heartbeat (default 10 s).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
     public Builder heartbeat(Duration heartbeat) {
-      this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+      channels.heartbeat(heartbeat);
+      this.heartbeat = heartbeat;
       return this;
     }
 

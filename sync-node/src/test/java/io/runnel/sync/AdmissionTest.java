@@ -16,11 +16,11 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.AdmissionLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -255,7 +255,7 @@ class AdmissionTest {
           () -> assertEquals("refuse", t(third), "a third tenant's window passes the cap of two"),
           () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(third, "code")),
           () -> assertEquals("snapshot", t(afterIdle), "w1's window, idle now, made room"),
-          () -> assertEquals(2, node.live().windowCount()));
+          () -> assertEquals(2, node.stats().live().windows()));
       a.close();
       b.close();
       c.close();
@@ -280,7 +280,7 @@ class AdmissionTest {
         });
       }
       List<JsonObject> answers = together(burst);
-      int windowsAfterBurst = node.live().windowCount();
+      int windowsAfterBurst = node.stats().live().windows();
       int admitted = indexOf(answers, "snapshot");
       int refused = indexOf(answers, "refuse");
       sockets.get(admitted).writeAll(List.of("{\"t\":\"unsub\",\"sid\":\"s\"}", "{\"t\":\"hello\",\"v\":1}"));
@@ -299,7 +299,7 @@ class AdmissionTest {
           () -> assertEquals("hello", t(unsubbed), "the unsub is answered by nothing but the hello after it"),
           () -> assertEquals("snapshot", t(again), "the unsubscribed tenant's window, idle now, made room"),
           () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(stillFull, "code"), "one slot came back, not more"),
-          () -> assertEquals(2, node.live().windowCount()));
+          () -> assertEquals(2, node.stats().live().windows()));
       for (RawSocket s : sockets) {
         s.close();
       }
@@ -314,16 +314,6 @@ class AdmissionTest {
       }
     }
     throw new AssertionError("no " + kind + " among " + frames);
-  }
-
-  @Test
-  void aClientNetworkIsAnIpv4AddressExactlyOrAnIpv6Slash64() throws Exception {
-    assertAll(
-        () -> assertEquals("203.0.113.7", Admissions.network(InetAddress.getByName("203.0.113.7"))),
-        () -> assertEquals("2001:db8:1:2::/64", Admissions.network(InetAddress.getByName("2001:db8:1:2:aaaa::1"))),
-        () -> assertEquals(Admissions.network(InetAddress.getByName("2001:db8:1:2::5")),
-            Admissions.network(InetAddress.getByName("2001:db8:1:2:ffff:ffff:ffff:ffff")), "one /64, one network"),
-        () -> assertEquals("?", Admissions.network(null)));
   }
 
   /** Upgrades as {@code token} until admitted (a closed socket's slot comes back when the node sees the close). */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
@@ -46,7 +47,7 @@ class ChannelLimitsTest {
       JsonObject shared = b.next();
       b.send(join("room.n4", null));
       JsonObject full = b.next();
-      int atCap = f.node.channels().stats().topics();
+      int atCap = f.node.stats().channels().topics();
       a.send("{\"t\":\"leave\",\"topic\":\"room.n3\"}");
       until(a);
       b.send(join("room.n4", null));
@@ -54,7 +55,7 @@ class ChannelLimitsTest {
       b.send(join("room.n5", null));
       JsonObject fullAgain = b.next();
       a.close();
-      LiveFixtureAccess.await("Ada's socket closed", () -> f.node.channels().stats().topics() == 2);
+      LiveFixtureAccess.await("Ada's socket closed", () -> f.node.stats().channels().topics() == 2);
       b.send(join("room.n5", null));
       JsonObject afterClose = b.next();
       assertAll(
@@ -99,7 +100,7 @@ class ChannelLimitsTest {
       for (Future<JsonObject> future : futures) {
         answers.add(future.get());
       }
-      int topicsAfterBurst = f.node.channels().stats().topics();
+      int topicsAfterBurst = f.node.stats().channels().topics();
       int admitted = AdmissionTest.indexOf(answers, "presence");
       int refused = AdmissionTest.indexOf(answers, "refuse");
       sockets.get(admitted).writeAll(List.of("{\"t\":\"leave\",\"topic\":\"room.burst" + admitted + "\"}",
@@ -119,7 +120,7 @@ class ChannelLimitsTest {
           () -> assertEquals("hello", t(left), "the leave is answered by nothing but the hello after it"),
           () -> assertEquals("presence", t(again), "the leave gave its slot back"),
           () -> assertEquals("X_SUBSCRIPTION_LIMIT", str(stillFull, "code"), "one slot came back, not more"),
-          () -> assertEquals(3, f.node.channels().stats().topics()));
+          () -> assertEquals(3, f.node.stats().channels().topics()));
       for (RawSocket s : sockets) {
         s.close();
       }
@@ -134,13 +135,13 @@ class ChannelLimitsTest {
         .channelLimits(ChannelLimits.DEFAULTS.withEventRate(10_000, 10_000)));
         RawSocket stalled = RawSocket.open(f.node.port(), "stalled@acme", 4096)) {
       stalled.writeAll(List.of(join("room.d1", null)));
-      LiveFixtureAccess.await("the stalled socket joined", () -> f.node.channels().stats().topics() == 1);
+      LiveFixtureAccess.await("the stalled socket joined", () -> f.node.stats().channels().topics() == 1);
       SocketClient reader = f.connect("reader@acme");
       reader.send(join("room.d1", null));
       assertEquals("presence", t(reader.next()));
       String payload = "\"" + "x".repeat(60 * 1024) + "\"";
       int sent = 0;
-      while (f.node.channels().stats().framesDropped() == 0 && sent < 200) {
+      while (f.node.stats().channels().framesDropped() == 0 && sent < 200) {
         HttpResponse<String> r = f.event("sender@acme", "room.d1",
             "{\"event\":\"typing\",\"payload\":" + payload + "}");
         assertEquals(202, r.statusCode(), r.body());
@@ -151,7 +152,7 @@ class ChannelLimitsTest {
       List<String> series = metrics.lines().filter(l -> l.startsWith("runnel_channel_frames_dropped")).toList();
       int posted = sent;
       assertAll(
-          () -> assertTrue(f.node.channels().stats().framesDropped() > 0, "frames were dropped after " + posted),
+          () -> assertTrue(f.node.stats().channels().framesDropped() > 0, "frames were dropped after " + posted),
           () -> assertEquals(1, series.size(), "one series: " + series),
           () -> assertTrue(series.get(0).startsWith("runnel_channel_frames_dropped_total "), series.toString()),
           () -> assertTrue(Double.parseDouble(series.get(0).substring(series.get(0).indexOf(' ') + 1)) >= 1,

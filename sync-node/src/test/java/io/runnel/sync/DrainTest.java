@@ -23,6 +23,7 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.Drained;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
@@ -378,7 +379,7 @@ class DrainTest {
             + millis(c.reconnectAt - start) + " ms, live on node B at " + millis(back) + " ms after the drain began";
         // The reconnect starts within the window (the node's grace past it covers a frame told late on a busy
         // machine); how long the handshake and resume then take is the machine's, not the protocol's.
-        checks.add(() -> assertTrue(c.reconnectAt - start < SPREAD.plus(Drain.GRACE).toNanos(),
+        checks.add(() -> assertTrue(c.reconnectAt - start < SPREAD.plus(SyncNode.DRAIN_GRACE).toNanos(),
             "reconnected to node B within the spread window (and the node's grace past it): " + times));
         checks.add(() -> assertEquals(rows, c.bodies(), c.token + " resumed on node B and lost nothing"));
       }

@@ -13,6 +13,8 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.AdmissionLimits;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;

@@ -79,7 +79,7 @@ class LagReadinessTest {
     try {
       LiveFixtureAccess.await("the replicator streams", () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
       db.execute("INSERT INTO notes VALUES (1, 'acme', 'then quiet')");
-      LiveFixtureAccess.await("the node has an asOf", () -> node.live().asOf().isPresent());
+      LiveFixtureAccess.await("the node has an asOf", () -> node.stats().asOf().isPresent());
       // Quiet for twice the threshold: heartbeats keep the asOf moving.
       long quietUntil = System.nanoTime() + THRESHOLD.multipliedBy(2).toNanos();
       JsonObject idle = readyz(node);

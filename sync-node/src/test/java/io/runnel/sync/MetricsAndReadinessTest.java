@@ -159,7 +159,7 @@ class MetricsAndReadinessTest {
     try (var c = db.connect()) {
       c.createStatement().execute("INSERT INTO notes VALUES (100, 'acme', 'lagged')");
     }
-    LiveFixtureAccess.await("the node applied the transaction", () -> node.live().lagMillis().isPresent());
+    LiveFixtureAccess.await("the node applied the transaction", () -> node.stats().lagMillis().isPresent());
     HttpResponse<String> r = get("/readyz");
     JsonObject body = (JsonObject) Json.parse(r.body());
     assertAll(

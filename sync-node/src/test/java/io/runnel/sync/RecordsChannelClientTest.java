@@ -22,6 +22,7 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.protocol.Position;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Nullable;
@@ -80,7 +81,7 @@ class RecordsChannelClientTest {
   /** Commits {@code sql} in one transaction and waits until the node has queued every frame it caused. */
   void commit(String sql) throws Exception {
     Position lsn = fixture.commit(sql);
-    LiveFixtureAccess.await("the node settles through " + lsn, () -> node.live().settledThrough(lsn));
+    LiveFixtureAccess.await("the node settles through " + lsn, () -> node.settledThrough(lsn));
   }
 
   /** The cards of {@code org} in the database: key to title. */
@@ -169,7 +170,7 @@ class RecordsChannelClientTest {
       commit("INSERT INTO cards VALUES (6, 'c1', 'while live')");
       LiveFixtureAccess.await("card 6 reaches the client", () -> "while live".equals(title(ports, client, "6")));
 
-      long dropsBefore = node.channels().stats().framesDropped();
+      long dropsBefore = node.stats().channels().framesDropped();
       ports.pause();
       // The socket stops reading: 100 transactions of a 2 KiB row each pass the kernel's buffers and the node's
       // 32 KiB outbound queue, so the node drops records frames for it.
@@ -181,7 +182,7 @@ class RecordsChannelClientTest {
         s.execute("DELETE FROM cards WHERE id = 3");
       }
       commit("UPDATE cards SET title = 'last of the burst' WHERE id = 150");
-      long dropped = node.channels().stats().framesDropped() - dropsBefore;
+      long dropped = node.stats().channels().framesDropped() - dropsBefore;
       int beforeResuming = states.size();
       ports.resume();
       commit("UPDATE cards SET title = 'after the burst' WHERE id = 101; DELETE FROM cards WHERE id = 102;"

@@ -23,6 +23,7 @@ import io.runnel.dsl.server.Query;
 import io.runnel.protocol.Position;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.live.LossyTransport;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
@@ -143,7 +144,7 @@ class RecordsChannelsTest {
   /** Commits {@code sql} in one transaction and waits until the node has queued every frame it caused. */
   Position commit(String sql) throws Exception {
     Position lsn = fixture.commit(sql);
-    LiveFixtureAccess.await("the node settles through " + lsn, () -> node.live().settledThrough(lsn));
+    LiveFixtureAccess.await("the node settles through " + lsn, () -> node.settledThrough(lsn));
     return lsn;
   }
 
@@ -474,7 +475,7 @@ class RecordsChannelsTest {
     joined(eve, "board.g2", null);
     commit("INSERT INTO cards VALUES (501, 'g1', 'before'), (502, 'g1', 'doomed')");
     until(ada);
-    long gapsBefore = node.channels().stats().gaps();
+    long gapsBefore = node.stats().channels().gaps();
     lossy.loseNext = true;
     commit("INSERT INTO cards VALUES (503, 'g1', 'lost on the bus'), (504, 'g1', 'after the hole');"
         + "UPDATE cards SET title = 'changed in the hole' WHERE id = 501");
@@ -490,7 +491,7 @@ class RecordsChannelsTest {
         () -> assertEquals("gap", t(gap), "the hole is told first: " + afterHole),
         () -> assertNotEquals(epoch, str(gap, "epoch"), "a bus gap starts a new epoch"),
         () -> assertEquals(List.of("gap"), kinds(atEve), "every member of every records topic hears it"),
-        () -> assertTrue(node.channels().stats().gaps() >= gapsBefore + 2),
+        () -> assertTrue(node.stats().channels().gaps() >= gapsBefore + 2),
         () -> assertTrue(held.stream().allMatch(f -> t(f).equals("records") && str(f, "epoch")
             .equals(str(gap, "epoch"))), held.toString()),
         () -> assertEquals(database("g1"), replica(read, held),
@@ -507,7 +508,7 @@ class RecordsChannelsTest {
       slow.writeAll(List.of(join("board.s1", null)));
       JsonObject roster = (JsonObject) Json.parse(slow.read());
       JsonObject first = (JsonObject) Json.parse(slow.read());
-      long dropsBefore = node.channels().stats().framesDropped();
+      long dropsBefore = node.stats().channels().framesDropped();
       // It stops reading: 80 transactions of a 2 KiB row each pass its queue (32 KiB) and both socket buffers.
       try (Connection c = db.connect(); Statement s = c.createStatement()) {
         for (int i = 1; i <= 80; i++) {
@@ -515,7 +516,7 @@ class RecordsChannelsTest {
         }
       }
       commit("UPDATE cards SET title = 'last of the burst' WHERE id = 680");
-      long dropped = node.channels().stats().framesDropped() - dropsBefore;
+      long dropped = node.stats().channels().framesDropped() - dropsBefore;
       List<JsonObject> received = new ArrayList<>();
       JsonObject frame;
       do {

@@ -296,7 +296,7 @@ class SlotLossTest {
       sql("INSERT INTO cards VALUES (3, 'acme', 'after')");
       Lsn after = insertLsn();
       LiveFixtureAccess.await("the node holds every change through " + after,
-          () -> node.live().settledThrough(after.point()));
+          () -> node.settledThrough(after.point()));
       List<JsonObject> since = new ArrayList<>();
       JsonObject hello = null;
       // The window's re-read lands on its lane after the gap: read on until the list holds the row after the loss.
@@ -344,7 +344,7 @@ class SlotLossTest {
           () -> assertTrue(Position.parse(str(lastHello, "lsn")).compareTo(lostWrite.point()) >= 0, "a write committed in the lost"
               + " range settles: hello's lsn " + str(lastHello, "lsn") + " passed its answer " + lostWrite.point()),
           () -> assertTrue(lastHello.get("asOf") instanceof JsonNumber, "hello says as of when: " + lastHello),
-          () -> assertNotEquals(0, node.live().stats().gaps(), "the node saw the new producer as a gap"));
+          () -> assertNotEquals(0, node.stats().live().gaps(), "the node saw the new producer as a gap"));
     }
 
     /** Ada's list of {@code s1} from her frames: each snapshot replaces it, each patch applies; key to title. */

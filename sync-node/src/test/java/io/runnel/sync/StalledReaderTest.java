@@ -15,6 +15,8 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.socket.AdmissionLimits;
+import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.io.InputStream;
@@ -141,7 +143,7 @@ class StalledReaderTest {
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + ": min " + others.stream().mapToInt(c -> c.patches.get()).min()
             .orElse(0) + ", max " + others.stream().mapToInt(c -> c.patches.get()).max().orElse(0) + ", dropped "
-            + node.framesDropped() + ", sockets " + node.sockets() + ", " + node.live().stats(), e);
+            + node.framesDropped() + ", sockets " + node.sockets() + ", " + node.stats().live(), e);
       }
       try {
         await("the stalled socket is cut", () -> node.sockets() == OTHERS, 30);
@@ -150,7 +152,7 @@ class StalledReaderTest {
       }
       assertAll(
           () -> assertTrue(node.framesDropped() > 0, "frames were dropped for the stalled socket"),
-          () -> assertEquals(1, node.live().stats().windows(), "one window served them all"));
+          () -> assertEquals(1, node.stats().live().windows(), "one window served them all"));
       sockets.forEach(ws -> ws.sendClose(1000, "done"));
       stalled.close();
     }

@@ -8,7 +8,7 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.sync.Drained;
+import io.runnel.sync.socket.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.wire.Nullable;

@@ -4,7 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.sync.Drained;
+import io.runnel.sync.socket.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.auth.TicketStore;

@@ -1,6 +1,6 @@
 package io.runnel.example;
 
-import io.runnel.sync.Drained;
+import io.runnel.sync.socket.Drained;
 import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;

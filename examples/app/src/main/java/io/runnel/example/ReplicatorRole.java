@@ -12,7 +12,7 @@ import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.Degraded;
-import io.runnel.sync.JvmMeters;
+import io.runnel.sync.metrics.JvmMeters;
 import io.runnel.wire.JsonObject;
 import java.util.Locale;
 import java.util.Objects;

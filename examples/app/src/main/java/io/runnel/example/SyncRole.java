@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
-import io.runnel.sync.Drained;
+import io.runnel.sync.socket.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.wire.ConfigInvalidException;

@@ -1,5 +1,6 @@
 /**
  * The sync node's HTTP routes besides the socket: mutator calls with idempotency keys ({@code POST /v1/mutate}),
- * one-shot reads ({@code GET /v1/query}), tickets, and the origin and CORS rules they share.
+ * one-shot reads ({@code GET /v1/query}), tickets, the origin and CORS rules they share, request ids, and the coded
+ * bodies of the refusals Helidon answers before any route runs ({@link io.runnel.sync.http.ErrorBodies}).
  */
 package io.runnel.sync.http;

@@ -317,7 +317,7 @@ class MutateTest {
     HttpCalls.Answer a = http.mutate("bump", "ada@settle", key(), "{\"name\":\"unseen\"}");
     String lsn = a.field("lsn");
     io.runnel.sync.live.LiveFixtureAccess.await("the node delivers through " + lsn,
-        () -> node.live().deliveredPosition().compareTo(io.runnel.protocol.Position.parse(lsn)) >= 0);
+        () -> node.stats().delivered().compareTo(io.runnel.protocol.Position.parse(lsn)) >= 0);
     ada.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = ada.next();
     assertAll(

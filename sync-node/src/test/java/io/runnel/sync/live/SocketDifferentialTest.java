@@ -12,6 +12,7 @@ import com.nimbusds.jwt.SignedJWT;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
+import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
@@ -216,7 +217,8 @@ class SocketDifferentialTest {
         for (LiveWindowDifferentialTest.Step s : scenario.transactions().get(t)) {
           tx.append(w.sql(s));
         }
-        LiveFixture.awaitSettled(node.live(), fixture.commit(tx.toString()));
+        Position settled = fixture.commit(tx.toString());
+        LiveFixture.await("the node settles through " + settled, () -> node.settledThrough(settled));
         check(scenario, orgs, clients, "after transaction " + (t + 1) + ": " + tx);
       }
     } finally {

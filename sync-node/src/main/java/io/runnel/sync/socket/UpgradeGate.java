@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -24,36 +24,12 @@ final class UpgradeGate implements Filter {
 
   private static final ThreadLocal<Admissions.Admission> CURRENT = new ThreadLocal<>();
 
-  private static final ThreadLocal<String[]> RECEIVED = new ThreadLocal<>();
-
   private final Admissions admissions;
-  private final NodeMetrics metrics;
+  private final SocketMeters metrics;
 
-  UpgradeGate(Admissions admissions, NodeMetrics metrics) {
+  UpgradeGate(Admissions admissions, SocketMeters metrics) {
     this.admissions = admissions;
     this.metrics = metrics;
-  }
-
-  /**
-   * Remembers, on the connection's thread, the {@code Origin} and {@code Host} of the request being read: Helidon
-   * checks an upgrade's origin before any route or filter runs and renders its refusal with no request at hand, so
-   * the refusal's body ({@link ErrorBodies#handler}) reads them from here to name the origin.
-   */
-  static final io.helidon.webserver.http1.Http1ConnectionListener HEADERS =
-      new io.helidon.webserver.http1.Http1ConnectionListener() {
-        @Override
-        public void headers(io.helidon.webserver.ConnectionContext ctx, io.helidon.http.Headers headers) {
-          // Upgrades only: Helidon's origin check runs on nothing else, and every other request skips the work.
-          if (headers.contains(HeaderNames.UPGRADE)) {
-            RECEIVED.set(new String[] {headers.first(HeaderNames.ORIGIN).orElse(null),
-                headers.first(HeaderNames.HOST).orElse("?")});
-          }
-        }
-      };
-
-  /** The {@code Origin} (or null) and {@code Host} of the request this thread read last, or null. */
-  static String @Nullable [] received() {
-    return RECEIVED.get();
   }
 
   /** The reservation of the upgrade this thread is running, or null when the gate did not run. */

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.Headers;
@@ -19,7 +19,6 @@ import io.runnel.sync.auth.GrantWatch;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelMember;
 import io.runnel.sync.live.LiveSubscriber;
-import io.runnel.sync.socket.FrameCodec;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -34,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One socket of {@code /v1/sync}: decided before the upgrade (its grant, {@link SocketUpgrade}), then read frame by
  * frame on Helidon's virtual thread for the connection ({@link InboundFrames}), and written only through its own
- * {@link io.runnel.sync.socket.OutboundQueue} ({@link SocketOutbox}), so a client that stops reading stalls nobody
+ * {@link OutboundQueue} ({@link SocketOutbox}), so a client that stops reading stalls nobody
  * else. This class wires those parts together with its subscriptions ({@link SocketSubscriptions}) and its closing
  * handshake ({@link ClosingHandshake}), and decides what each frame means.
  *
@@ -56,7 +55,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
 
-  private final SyncNode.Services node;
+  private final SocketEndpoint endpoint;
   private final String id = UUID.randomUUID().toString();
   private final SocketOutbox outbox;
   private final InboundFrames inbound;
@@ -76,17 +75,18 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   /** Set by the one {@link #cleanUp} that runs (a close, the sweeper and the connection's end may race). */
   private final AtomicBoolean cleaned = new AtomicBoolean();
 
-  SyncSocket(SyncNode.Services node) {
-    this.node = node;
-    this.outbox = new SocketOutbox(node, this);
-    this.inbound = new InboundFrames(node, this, outbox);
-    this.subscriptions = new SocketSubscriptions(node, this, outbox);
-    this.guard = new HandlerGuard(node.metrics().handlerFailures);
+  /** A socket of {@code endpoint}, not yet upgraded. */
+  SyncSocket(SocketEndpoint endpoint) {
+    this.endpoint = endpoint;
+    this.outbox = new SocketOutbox(endpoint.limits, endpoint.meters, this);
+    this.inbound = new InboundFrames(endpoint.limits, endpoint.nanos, endpoint.meters, this, outbox);
+    this.subscriptions = new SocketSubscriptions(endpoint.live, endpoint.admissions, endpoint.meters, this, outbox);
+    this.guard = new HandlerGuard(endpoint.meters.handlerFailures);
   }
 
   @Override
   public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) {
-    SocketUpgrade.Decided d = SocketUpgrade.decide(node, prologue, headers);
+    SocketUpgrade.Decided d = endpoint.upgrade.decide(prologue, headers);
     grant = d.grant();
     Admissions.Admission a = d.admission();
     network = a.network();
@@ -111,8 +111,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     session = s;
     inbound.opened();
     outbox.opened(s, this::resync);
-    grantWatch = node.grants().watch(this);
-    node.open(this);
+    grantWatch = endpoint.grants.watch(this);
+    endpoint.open(this);
   }
 
   @Override
@@ -140,7 +140,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     try {
       frame = FrameCodec.decode(text);
     } catch (FrameException e) {
-      node.metrics().refused(e.code().name());
+      endpoint.meters.refused(e.code().name());
       outbox.answer(ServerFrame.Refuse.of(e));
       return;
     }
@@ -160,12 +160,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
               + h.v() + ".", "Upgrade the client."), null);
           return;
         }
-        Position lsn = node.live().deliveredPosition();
+        Position lsn = endpoint.live.deliveredPosition();
         // asOf first: once present it stays, so the lag read after it is present too.
-        OptionalLong asOf = node.live().asOf();
-        OptionalLong lag = node.live().lagMillis();
+        OptionalLong asOf = endpoint.live.asOf();
+        OptionalLong lag = endpoint.live.lagMillis();
         boolean known = asOf.isPresent() && lag.isPresent();
-        outbox.answer(new ServerFrame.Hello(1, node.nodeId(), actor.id(), node.heartbeatMs(),
+        outbox.answer(new ServerFrame.Hello(1, endpoint.nodeId, actor.id(), endpoint.heartbeatMs,
             lsn, known ? lag.getAsLong() : null, known ? asOf.getAsLong() : null,
             null));
       }
@@ -173,13 +173,13 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       case ClientFrame.Unsub u -> subscriptions.unsub(u.sid());
       case ClientFrame.Join j -> {
         try {
-          node.channels().join(this, j.topic(), j.cursor(), j.presence());
+          endpoint.channels.join(this, j.topic(), j.cursor(), j.presence());
         } catch (ChannelException e) {
-          node.metrics().refused(e.code().name());
+          endpoint.meters.refused(e.code().name());
           outbox.answer(ServerFrame.Refuse.of(e, null, j.topic()));
         }
       }
-      case ClientFrame.Leave l -> node.channels().leave(this, l.topic());
+      case ClientFrame.Leave l -> endpoint.channels.leave(this, l.topic());
     }
   }
 
@@ -226,7 +226,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   private void resync() {
     try {
       if (outbox.takeLostFrames()) {
-        node.channels().drained(this);
+        endpoint.channels.drained(this);
       }
       if (!subscriptions.anyDesynced()) {
         // The common case (the queue empties after almost every frame): no lock, no work.
@@ -265,8 +265,8 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
         return;
       }
       subscriptions.resubscribeAll();
-      node.channels().recheck(this).forEach((topic, e) -> {
-        node.metrics().refused(e.code().name());
+      endpoint.channels.recheck(this).forEach((topic, e) -> {
+        endpoint.meters.refused(e.code().name());
         outbox.answer(ServerFrame.Refuse.of(e, null, topic));
       });
     } finally {
@@ -298,12 +298,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
       cleanUp();
       return;
     }
-    if (nowNanos - inbound.lastInbound() > node.limits().idle().toNanos()) {
-      close(4001, "Idle: no frame for " + node.limits().idle().toSeconds() + " s.");
+    if (nowNanos - inbound.lastInbound() > endpoint.limits.idle().toNanos()) {
+      close(4001, "Idle: no frame for " + endpoint.limits.idle().toSeconds() + " s.");
       return;
     }
     long since = outbox.sendingSince();
-    if (since != 0 && System.nanoTime() - since > node.limits().sendDeadline().toNanos()) {
+    if (since != 0 && System.nanoTime() - since > endpoint.limits.sendDeadline().toNanos()) {
       WsSession s = session;
       cleanUp();
       if (s != null) {
@@ -370,9 +370,9 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
     closed = true;
     subscriptions.letGoAll();
-    node.channels().closed(this);
+    endpoint.channels.closed(this);
     outbox.close();
-    node.closed(this);
+    endpoint.closed(this);
     Admissions.Admission a = admission;
     if (a != null) {
       a.release();

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.runnel.dsl.Actor;
 import io.runnel.sync.socket.TokenBucket;

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.runnel.dsl.Actor;
 import io.runnel.protocol.ClientFrame;
@@ -6,6 +6,7 @@ import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
+import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.sync.live.LiveSubscription;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
@@ -32,7 +33,9 @@ final class SocketSubscriptions {
   /** What a subscription was asked with, to re-subscribe it after a desync. */
   private record Asked(String query, JsonObject input, LiveSubscription subscription, Runnable slot) {}
 
-  private final SyncNode.Services node;
+  private final LiveQueryRegistry live;
+  private final Admissions admissions;
+  private final SocketMeters meters;
   private final SyncSocket socket;
   private final SocketOutbox outbox;
   private final Map<String, Asked> subscriptions = new ConcurrentHashMap<>();
@@ -40,8 +43,11 @@ final class SocketSubscriptions {
   /** Sids a window refused on its lane before this socket held them (the refuse can beat the reader's put). */
   private final Set<String> refusedEarly = ConcurrentHashMap.newKeySet();
 
-  SocketSubscriptions(SyncNode.Services node, SyncSocket socket, SocketOutbox outbox) {
-    this.node = node;
+  SocketSubscriptions(LiveQueryRegistry live, Admissions admissions, SocketMeters meters, SyncSocket socket,
+      SocketOutbox outbox) {
+    this.live = live;
+    this.admissions = admissions;
+    this.meters = meters;
     this.socket = socket;
     this.outbox = outbox;
   }
@@ -56,9 +62,9 @@ final class SocketSubscriptions {
           + sub.sid() + "'.", "Use a new sid, or unsub the old one first."), sub.sid());
       return;
     }
-    if (subscriptions.size() >= node.admissions().limits().subscriptionsPerSocket()) {
+    if (subscriptions.size() >= admissions.limits().subscriptionsPerSocket()) {
       outbox.refuse(new NodeException(ErrorCode.X_SUBSCRIPTION_LIMIT, "This socket holds "
-          + node.admissions().limits().subscriptionsPerSocket() + " live subscriptions, its limit.",
+          + admissions.limits().subscriptionsPerSocket() + " live subscriptions, its limit.",
           "Unsubscribe from a query before subscribing to another."), sub.sid());
       return;
     }
@@ -67,12 +73,12 @@ final class SocketSubscriptions {
     RunnelException refused = null;
     refusedEarly.remove(sub.sid());
     try {
-      slot = node.admissions().subscription(actor, network);
-      LiveSubscription s = node.live().subscribe(socket, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
+      slot = admissions.subscription(actor, network);
+      LiveSubscription s = live.subscribe(socket, sub.sid(), actor, sub.q(), sub.in(), sub.cursor());
       Asked asked = new Asked(sub.q(), sub.in(), s, slot);
       subscriptions.put(sub.sid(), asked);
       held = true;
-      node.metrics().subscriptions.incrementAndGet();
+      meters.subscriptions.incrementAndGet();
       if (!socket.open() || refusedEarly.remove(sub.sid())) {
         // The socket closed meanwhile (its clean-up may have passed this sid), or the window refused it on its lane
         // before it was held here: either way it is let go now, so its slot comes back.
@@ -166,7 +172,7 @@ final class SocketSubscriptions {
     a.subscription().close();
     refusedEarly.remove(sid);
     try {
-      LiveSubscription again = node.live().subscribe(socket, sid, socket.actor(), a.query(), a.input());
+      LiveSubscription again = live.subscribe(socket, sid, socket.actor(), a.query(), a.input());
       Asked renewed = new Asked(a.query(), a.input(), again, a.slot());
       if (!subscriptions.replace(sid, a, renewed)) {
         // Let go meanwhile (an unsub, or the socket's clean-up): the new subscription is not held.
@@ -199,7 +205,7 @@ final class SocketSubscriptions {
       a.subscription().close();
       a.slot().run();
       desynced.remove(sid);
-      node.metrics().subscriptions.decrementAndGet();
+      meters.subscriptions.decrementAndGet();
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -7,52 +7,40 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.BusHealth;
+import io.runnel.sync.auth.GrantKeeper;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 
 /**
  * A sync node's Micrometer meters, scraped as Prometheus text at {@code /metrics}: on a registry of its own, or on
- * the one the app gave ({@link SyncNode.Builder#meters}), shared with a replicator in the same process.
+ * the one the app gave ({@code SyncNode.Builder.meters}), shared with a replicator in the same process. The sockets
+ * add theirs ({@code io.runnel.sync.socket}); the rest read the windows, the channels, the grants and the bus.
  *
  * <p>The meters that read this node's parts (gauges and function counters) are removed at {@link #close}, so a node
  * started again on a shared registry reports its own parts, not a stopped node's. Plain counters (frames, bytes,
  * refusals, mutations) stay and keep counting across restarts. The JVM's meters are bound once per registry.
  */
-final class NodeMetrics implements AutoCloseable {
+public final class NodeMetrics implements AutoCloseable {
 
-  final PrometheusMeterRegistry registry;
-  final AtomicLong sockets = new AtomicLong();
-  final AtomicLong subscriptions = new AtomicLong();
-  final Counter framesSent;
-  final Counter bytesSent;
-  final Counter framesDropped;
+  private final PrometheusMeterRegistry registry;
   private final boolean owned;
   private final List<Meter> tied = new ArrayList<>();
   private final JvmMeters jvm;
-  /** Failures that escaped a socket handler ({@link HandlerGuard}): each one a bug; 0 on a healthy node. */
-  final Counter handlerFailures;
 
-  NodeMetrics(@Nullable PrometheusMeterRegistry given, LiveQueryRegistry live, ChannelHub channels, BusHealth bus) {
+  /**
+   * The meters of a node whose parts are {@code live}, {@code channels} and {@code bus}, on {@code given} (or, when
+   * null, on a registry of their own).
+   */
+  public NodeMetrics(@Nullable PrometheusMeterRegistry given, LiveQueryRegistry live, ChannelHub channels,
+      BusHealth bus) {
     this.owned = given == null;
     this.registry = given != null ? given : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    tie(Gauge.builder("runnel_sockets", sockets, AtomicLong::get).description("Open sockets").register(registry));
-    tie(Gauge.builder("runnel_subscriptions", subscriptions, AtomicLong::get).description("Live subscriptions")
-        .register(registry));
     tie(Gauge.builder("runnel_windows", live, l -> l.stats().windows()).description("Open windows")
         .register(registry));
-    framesSent = Counter.builder("runnel_frames_sent").description("Frames queued to sockets").register(registry);
-    bytesSent = Counter.builder("runnel_bytes_sent").description("Bytes of frames queued (UTF-8)")
-        .register(registry);
-    framesDropped = Counter.builder("runnel_frames_dropped").description("Frames dropped over a socket's bound")
-        .register(registry);
-    handlerFailures = Counter.builder("runnel_handler_failures")
-        .description("Failures that escaped a socket handler (logged under an errorId, answered X_INTERNAL)")
-        .register(registry);
     counter(live, "runnel_window_reads", "Window reads", l -> l.stats().reads());
     counter(live, "runnel_rows_denied", "Rows a row rule kept from a subscriber", l -> l.stats().rowsDenied());
     counter(live, "runnel_gate_failures", "Row rules that threw", l -> l.stats().gateFailures());
@@ -86,13 +74,18 @@ final class NodeMetrics implements AutoCloseable {
     tie(FunctionCounter.builder(name, live, f).description(description).register(registry));
   }
 
+  /** The registry the meters are on, which {@code /metrics} scrapes. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
   /** Registers {@code meter} as one that reads this node's parts: it is removed when the node stops. */
-  void tie(Meter meter) {
+  public void tie(Meter meter) {
     tied.add(meter);
   }
 
   /** Counts the grant checks of {@code grants} by outcome, and the refreshes that threw. */
-  void grants(io.runnel.sync.auth.GrantKeeper grants) {
+  public void grants(GrantKeeper grants) {
     tie(FunctionCounter.builder("runnel_grant_refresh_failures", grants, g -> g.stats().failures())
         .description("Grant refreshes that threw (the socket kept its grant and is asked again)").register(registry));
     tie(FunctionCounter.builder("runnel_grant_checks", grants, g -> g.stats().kept()).tag("outcome", "kept")
@@ -103,14 +96,14 @@ final class NodeMetrics implements AutoCloseable {
         .description("Grant checks by outcome").register(registry));
   }
 
-  /** Counts a refusal by its code. */
-  void refused(String code) {
+  /** Counts a refusal by its code ({@code runnel_refusals{code}}). */
+  public void refused(String code) {
     Counter.builder("runnel_refusals").tag("code", code).description("Refusals by code").register(registry)
         .increment();
   }
 
-  /** The Prometheus text. */
-  String scrape() {
+  /** The Prometheus text of every meter on the registry. */
+  public String scrape() {
     return registry.scrape();
   }
 

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.micrometer.core.instrument.Counter;
 import io.runnel.wire.Nullable;

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.websocket.WsSession;
 import io.runnel.protocol.ServerFrame;
@@ -25,28 +25,30 @@ final class SocketOutbox {
 
   private static final System.Logger LOG = System.getLogger(SyncSocket.class.getName());
 
-  private final SyncNode.Services node;
+  private final SocketLimits limits;
+  private final SocketMeters meters;
   private final SyncSocket socket;
   private final AtomicInteger drops = new AtomicInteger();
   /** Set when a frame was dropped, so the next drain asks the channel hub for the rosters it lost. */
   private final AtomicBoolean lostFrames = new AtomicBoolean();
   private volatile @Nullable OutboundQueue queue;
 
-  SocketOutbox(SyncNode.Services node, SyncSocket socket) {
-    this.node = node;
+  SocketOutbox(SocketLimits limits, SocketMeters meters, SyncSocket socket) {
+    this.limits = limits;
+    this.meters = meters;
     this.socket = socket;
   }
 
   /** The socket opened on {@code s}: its queue writes there from now on, and runs {@code drained} when it empties. */
   void opened(WsSession s, Runnable drained) {
-    OutboundQueue q = new OutboundQueue(node.limits().outboundBytes(), text -> written(s, text), "socket-writer");
+    OutboundQueue q = new OutboundQueue(limits.outboundBytes(), text -> written(s, text), "socket-writer");
     queue = q;
     q.onDrained(drained);
   }
 
   /** Answers {@code refuse} with {@code e} (for {@code sid}, if any), counted under its code. */
   void refuse(RunnelException e, @Nullable String sid) {
-    node.metrics().refused(e.code().name());
+    meters.refused(e.code().name());
     answer(ServerFrame.Refuse.of(e, sid, null));
   }
 
@@ -75,8 +77,8 @@ final class SocketOutbox {
     }
     long bytes = FrameAssembler.utf8Length(text);
     if (answer ? q.offerAnswer(text, bytes) : q.offer(text, bytes)) {
-      node.metrics().framesSent.increment();
-      node.metrics().bytesSent.increment(bytes);
+      meters.framesSent.increment();
+      meters.bytesSent.increment(bytes);
       return true;
     }
     lostFrames.set(true);
@@ -86,8 +88,8 @@ final class SocketOutbox {
 
   /** Counts a frame dropped (or not sent for a desynced subscription); closes the socket at the limit. */
   void dropped() {
-    node.metrics().framesDropped.increment();
-    if (drops.incrementAndGet() == node.limits().dropsBeforeClose()) {
+    meters.framesDropped.increment();
+    if (drops.incrementAndGet() == limits.dropsBeforeClose()) {
       // On a thread of its own: the sender may hold a channel topic's lock, and closing leaves every topic, which
       // takes this socket's hub state first (the hub's lock order is socket, then topic).
       Thread.ofVirtual().name("socket-drops-close").start(

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.websocket.WsSession;

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;

@@ -1,10 +1,9 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.runnel.protocol.FrameException;
-import io.runnel.sync.socket.FrameAssembler;
-import io.runnel.sync.socket.TokenBucket;
 import io.runnel.wire.ErrorCode;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The inbound side of one {@link SyncSocket}: WebSocket frames, text fragments or binary, in; whole text frames out
@@ -18,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class InboundFrames {
 
-  private final SyncNode.Services node;
+  private final SocketLimits limits;
+  private final LongSupplier nanos;
+  private final SocketMeters meters;
   private final SyncSocket socket;
   private final SocketOutbox outbox;
   private final FrameAssembler fragments;
@@ -29,21 +30,24 @@ final class InboundFrames {
   /** Set while the rest of a text message a fragment over the rate dropped is still coming (reader thread only). */
   private boolean skipping;
 
-  InboundFrames(SyncNode.Services node, SyncSocket socket, SocketOutbox outbox) {
-    this.node = node;
+  /** The inbound side of {@code socket} under {@code limits}, its rate measured on {@code nanos} (monotonic). */
+  InboundFrames(SocketLimits limits, LongSupplier nanos, SocketMeters meters, SyncSocket socket, SocketOutbox outbox) {
+    this.limits = limits;
+    this.nanos = nanos;
+    this.meters = meters;
     this.socket = socket;
     this.outbox = outbox;
-    this.fragments = new FrameAssembler(node.limits().maxFrameBytes());
-    this.frameBudget = new TokenBucket(node.limits().framesPerSecond(), node.limits().frameBurst(),
-        TimeUnit.NANOSECONDS, node.nanos().getAsLong());
+    this.fragments = new FrameAssembler(limits.maxFrameBytes());
+    this.frameBudget = new TokenBucket(limits.framesPerSecond(), limits.frameBurst(), TimeUnit.NANOSECONDS,
+        nanos.getAsLong());
   }
 
   /** The socket opened: its idle time counts from now. */
   void opened() {
-    lastInbound = node.nanos().getAsLong();
+    lastInbound = nanos.getAsLong();
   }
 
-  /** When the last WebSocket frame came ({@link SyncNode.Services#nanos()}), for the idle sweep. */
+  /** When the last WebSocket frame came (the monotonic clock, nanoseconds), for the idle sweep. */
   long lastInbound() {
     return lastInbound;
   }
@@ -53,7 +57,7 @@ final class InboundFrames {
    * frames do. A fragment over the rate is refused and drops its message; the rest of that message is not read.
    */
   void text(String text, boolean last) {
-    lastInbound = node.nanos().getAsLong();
+    lastInbound = nanos.getAsLong();
     if (!socket.open()) {
       return;
     }
@@ -70,7 +74,7 @@ final class InboundFrames {
     try {
       frame = fragments.append(text, last);
     } catch (FrameException e) {
-      node.metrics().refused(e.code().name());
+      meters.refused(e.code().name());
       socket.close(1009, e.cause());
       return;
     }
@@ -81,7 +85,7 @@ final class InboundFrames {
 
   /** One WebSocket frame of a binary message, final or not: it takes a token, and it drops a text message. */
   void binary(boolean last) {
-    lastInbound = node.nanos().getAsLong();
+    lastInbound = nanos.getAsLong();
     fragments.reset();
     skipping = false;
     if (socket.open() && withinRate() && last) {
@@ -92,7 +96,7 @@ final class InboundFrames {
 
   /** Takes one token; false when the socket is over its frame rate. */
   private boolean admit() {
-    if (frameBudget.take(node.nanos().getAsLong()) == 0) {
+    if (frameBudget.take(nanos.getAsLong()) == 0) {
       floods = 0;
       return true;
     }
@@ -107,7 +111,6 @@ final class InboundFrames {
     if (admit()) {
       return true;
     }
-    SocketLimits limits = node.limits();
     String rate = perSecond(limits.framesPerSecond());
     if (++floods > limits.frameBurst()) {
       socket.close(1008, "Frame flood: over " + rate + " frames a second for too long.");

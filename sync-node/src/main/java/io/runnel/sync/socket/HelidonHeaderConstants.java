@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -24,7 +24,7 @@ import java.lang.reflect.Modifier;
  *
  * <p>Invariant: {@link #fill()} has run before the node's web server accepts its first connection.
  */
-final class HelidonHeaderConstants extends WsUpgrader {
+public final class HelidonHeaderConstants extends WsUpgrader {
 
   private HelidonHeaderConstants() {
     super(WsConfig.create());
@@ -35,7 +35,7 @@ final class HelidonHeaderConstants extends WsUpgrader {
    * constant of {@link HeaderValues}, and the upgrader's {@code Connection: Upgrade} (reached through
    * {@link WsUpgrader#isWebSocketUpgrade}, the call that raced).
    */
-  static void fill() {
+  public static void fill() {
     for (Field f : HeaderValues.class.getFields()) {
       if (Modifier.isStatic(f.getModifiers()) && Header.class.isAssignableFrom(f.getType())) {
         try {

@@ -1,9 +1,9 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import io.helidon.http.Status;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.runnel.sync.channel.ChannelHub;
+import io.runnel.sync.http.ErrorBodies;
 import io.runnel.wire.ErrorCode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,14 +24,12 @@ import java.util.random.RandomGenerator;
  * a deploy that drains a node spreads its clients' reconnects over the window instead of landing them on the other
  * nodes at once. A client that obeys closes its socket on the {@code reconnect} frame, which leaves its topics then
  * (the hub publishes the leaves to the other nodes). The drain waits until no socket is left or the window plus
- * {@link #GRACE} has passed; then every socket still open leaves its topics, the channel bus is flushed (so every
+ * its grace has passed; then every socket still open leaves its topics, the channel bus is flushed (so every
  * leave, the obeying clients' too, has reached the bus before a socket closes) and the socket is closed with 1001.
  * Invariant: once {@link #stopAccepting()} ran, no upgrade is admitted again, and {@code /readyz} answers 503.
  */
 final class Drain {
 
-  /** What the drain waits past the spread window before it closes the sockets still open. */
-  static final Duration GRACE = Duration.ofSeconds(1);
   /** The longest the drain waits for the channel bus to take the leaves. */
   static final Duration FLUSH = Duration.ofSeconds(2);
   /** The longest the drain (or a stop) waits for the clients to answer their close frames. */
@@ -44,7 +42,9 @@ final class Drain {
   private final Set<SyncSocket> sockets;
   private final ChannelHub channels;
   private final RandomGenerator random;
-  private final NodeMetrics metrics;
+  /** What the drain waits past the spread window before it closes the sockets still open. */
+  private final Duration grace;
+  private final SocketMeters meters;
   private final Object changed = new Object();
   private final AtomicBoolean started = new AtomicBoolean();
   private final CompletableFuture<Drained> done = new CompletableFuture<>();
@@ -54,14 +54,14 @@ final class Drain {
    * A drain of the node whose open sockets are {@code sockets} (the live set, which it reads and never changes),
    * drawing delays from {@code random}; it registers the gauge {@code runnel_draining} (1 while draining).
    */
-  Drain(Set<SyncSocket> sockets, ChannelHub channels, RandomGenerator random, NodeMetrics metrics) {
+  Drain(Set<SyncSocket> sockets, ChannelHub channels, RandomGenerator random, Duration grace, SocketMeters meters) {
+    this.grace = Objects.requireNonNull(grace, "grace");
     this.sockets = Objects.requireNonNull(sockets, "sockets");
     this.channels = Objects.requireNonNull(channels, "channels");
     this.random = Objects.requireNonNull(random, "random");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    MeterRegistry registry = metrics.registry;
-    metrics.tie(Gauge.builder("runnel_draining", this, d -> d.draining ? 1 : 0)
-        .description("1 while the node drains (it accepts no socket), else 0").register(registry));
+    this.meters = Objects.requireNonNull(meters, "meters");
+    meters.node().tie(Gauge.builder("runnel_draining", this, d -> d.draining ? 1 : 0)
+        .description("1 while the node drains (it accepts no socket), else 0").register(meters.node().registry()));
   }
 
   /** Whether the node has stopped accepting sockets. */
@@ -80,7 +80,7 @@ final class Drain {
    */
   void admitUpgrade() {
     if (draining) {
-      metrics.refused(ErrorCode.X_SOCKET_LIMIT.name());
+      meters.refused(ErrorCode.X_SOCKET_LIMIT.name());
       throw ErrorBodies.refusal(new NodeException(ErrorCode.X_SOCKET_LIMIT,
           "The node is draining (it is shutting down) and accepts no new socket.",
           "Connect again after Retry-After seconds; the load balancer sends you to a node that is ready."),
@@ -121,7 +121,7 @@ final class Drain {
 
   private Drained run(Duration spread) {
     long spreadMs = spread.toMillis();
-    long deadline = System.nanoTime() + spread.plus(GRACE).toNanos();
+    long deadline = System.nanoTime() + spread.plus(grace).toNanos();
     int told = 0;
     for (SyncSocket socket : List.copyOf(sockets)) {
       long delay = spreadMs == 0 ? 0 : random.nextLong(spreadMs);

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 /**
  * A node's admission caps ({@code docs/protocol.md}, "Limits"), each taken as a reservation before anything that may wait

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 import java.time.Duration;
 import java.util.Objects;

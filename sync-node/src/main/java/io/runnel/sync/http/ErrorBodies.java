@@ -1,10 +1,13 @@
-package io.runnel.sync;
+package io.runnel.sync.http;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
 import io.helidon.http.RequestException;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -16,21 +19,39 @@ import java.nio.charset.StandardCharsets;
  * a refused upgrade (thrown as a {@link RequestException} whose message is the body) and Helidon's own refusals,
  * rendered through a direct handler so their status and body follow {@code docs/protocol.md}'s table.
  */
-final class ErrorBodies {
+public final class ErrorBodies {
 
   private static final System.Logger LOG = System.getLogger(ErrorBodies.class.getName());
+
+  private static final ThreadLocal<String[]> RECEIVED = new ThreadLocal<>();
+
+  /**
+   * Remembers, on the connection's thread, the {@code Origin} and {@code Host} of the request being read: Helidon
+   * checks an upgrade's origin before any route or filter runs and renders its refusal with no request at hand, so
+   * the refusal's body ({@link #handler}) reads them from here to name the origin.
+   */
+  public static final Http1ConnectionListener HEADERS = new Http1ConnectionListener() {
+    @Override
+    public void headers(ConnectionContext ctx, Headers headers) {
+      // Upgrades only: Helidon's origin check runs on nothing else, and every other request skips the work.
+      if (headers.contains(HeaderNames.UPGRADE)) {
+        RECEIVED.set(new String[] {headers.first(HeaderNames.ORIGIN).orElse(null),
+            headers.first(HeaderNames.HOST).orElse("?")});
+      }
+    }
+  };
 
   private ErrorBodies() {}
 
   /** A refusal before the upgrade: {@code error}'s status and JSON body, costing no socket. */
-  static RequestException refusal(RunnelException error, Status status, boolean retryAfter) {
+  public static RequestException refusal(RunnelException error, Status status, boolean retryAfter) {
     return refusal(error, status, retryAfter ? 5 : 0);
   }
 
   /**
    * A refusal before the upgrade, with {@code Retry-After: retryAfterSeconds} when that is above 0.
    */
-  static RequestException refusal(RunnelException error, Status status, long retryAfterSeconds) {
+  public static RequestException refusal(RunnelException error, Status status, long retryAfterSeconds) {
     RequestException.Builder b = RequestException.builder()
         .type(DirectHandler.EventType.OTHER)
         .status(status)
@@ -47,8 +68,8 @@ final class ErrorBodies {
    * The refusal of an upgrade from {@code origin} (or null when none was sent), reached on {@code host}: it names the
    * origin, the origins the node admits, and how to admit this one.
    */
-  static NodeException originRefused(@Nullable String origin, String host, io.runnel.sync.http.Origins origins) {
-    return new NodeException(ErrorCode.X_SOCKET_ORIGIN_REFUSED, "The upgrade came from the origin '" + origin
+  public static RunnelException originRefused(@Nullable String origin, String host, Origins origins) {
+    return new HttpRefusal(403, ErrorCode.X_SOCKET_ORIGIN_REFUSED, "The upgrade came from the origin '" + origin
         + "', which this node does not admit" + (origins.browserForms().isEmpty()
             ? " (it admits only its own, the origin of host '" + host + "')."
             : " (it admits " + String.join(", ", origins.browserForms()) + ")."),
@@ -60,11 +81,11 @@ final class ErrorBodies {
    * The direct handler: a JSON message is sent as the body; anything else is wrapped in a coded body. Helidon's own
    * origin check on an upgrade (the same rule as the socket's, {@code origins}) is answered as the socket would.
    */
-  static DirectHandler handler(io.runnel.sync.http.Origins origins) {
+  public static DirectHandler handler(Origins origins) {
     return (request, type, status, headers, message) -> {
       // Helidon's own 403 is its upgrade origin check, rendered with an empty request: the connection's listener kept
-      // the request's Origin and Host (UpgradeGate.HEADERS); the routes send their own 403s.
-      String[] received = UpgradeGate.received();
+      // the request's Origin and Host (HEADERS); the routes send their own 403s.
+      String[] received = RECEIVED.get();
       String body = message != null && message.startsWith("{") ? message
           : status.code() == 403 && received != null
               && (request.path() == null || request.path().isEmpty() || request.path().startsWith("/v1/sync"))

@@ -1,4 +1,4 @@
-package io.runnel.sync;
+package io.runnel.sync.http;
 
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -13,7 +13,7 @@ import io.runnel.sync.log.LogContext;
  * visible ASCII, else a new one; {@link LogContext#requestIdFor}), echoes it in the response's {@code X-Request-Id},
  * and handles the request with it as the thread's request id, so every line logged meanwhile carries it.
  */
-final class RequestIdFilter implements Filter {
+public final class RequestIdFilter implements Filter {
 
   /** {@code X-Request-Id}. */
   static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");

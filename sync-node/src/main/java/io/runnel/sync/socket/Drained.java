@@ -1,7 +1,7 @@
-package io.runnel.sync;
+package io.runnel.sync.socket;
 
 /**
- * The outcome of a node's drain ({@link SyncNode#drain(java.time.Duration)}).
+ * The outcome of a node's drain ({@code SyncNode.drain}): the sockets told to reconnect, and those closed at the end.
  *
  * @param told sockets sent a {@code reconnect} frame with a delay of their own
  * @param closed sockets still open at the end of the spread window plus its grace, which the node took out of
