@@ -1,5 +1,6 @@
 package io.runnel.bus;
 
+import io.runnel.time.Threads;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,7 +94,7 @@ public final class InProcessTransport implements Transport {
     }
     Sub s = new Sub(pattern, handler, new ArrayBlockingQueue<>(queueCapacity));
     subscriptions.add(s);
-    s.thread = Thread.ofVirtual().name("bus-" + pattern).start(s::drain);
+    s.thread = Threads.virtual("bus-" + pattern, s::drain);
     return s;
   }
 

@@ -4,6 +4,8 @@ import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.runnel.time.Sleeper;
+import io.runnel.time.Threads;
 import io.runnel.wire.Nullable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -13,7 +15,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -52,8 +53,8 @@ public final class NatsTransport implements Transport {
   private final ThreadLocal<Mark[]> unflushed = ThreadLocal.withInitial(() -> new Mark[1]);
   private final List<NatsSubscription> subscriptions = new CopyOnWriteArrayList<>();
   private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
-  private final ExecutorService events =
-      Executors.newSingleThreadExecutor(Thread.ofVirtual().name("runnel-nats-events").factory());
+  private final ExecutorService events = Threads.serial("runnel-nats-events");
+  private final Sleeper sleeper;
   private volatile NatsEcho echo;
   private volatile boolean closed;
   private final AtomicBoolean down = new AtomicBoolean();
@@ -61,8 +62,9 @@ public final class NatsTransport implements Transport {
   /** A connection and how many times jnats had reconnected it, when a thread first published on it. */
   private record Mark(Connection connection, long reconnects) {}
 
-  private NatsTransport(NatsConfig config) {
+  private NatsTransport(NatsConfig config, Sleeper sleeper) {
     this.config = config;
+    this.sleeper = sleeper;
   }
 
   /**
@@ -92,8 +94,17 @@ public final class NatsTransport implements Transport {
    *     {@link NatsConfig#connectTimeout} each; the refusal names the URLs and the fix
    */
   public static NatsTransport connect(NatsConfig config) {
+    return connect(config, Sleeper.SYSTEM);
+  }
+
+  /**
+   * {@link #connect(NatsConfig)}, pausing between re-dials (after jnats gave up) through {@code sleeper}.
+   *
+   * @throws TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) as {@link #connect(NatsConfig)} does
+   */
+  public static NatsTransport connect(NatsConfig config, Sleeper sleeper) {
     Objects.requireNonNull(config, "config");
-    NatsTransport t = new NatsTransport(config);
+    NatsTransport t = new NatsTransport(config, Objects.requireNonNull(sleeper, "sleeper"));
     try {
       Connection c = Nats.connect(t.options());
       try {
@@ -357,7 +368,7 @@ public final class NatsTransport implements Transport {
         return;
       }
       try {
-        Thread.sleep(config.reconnectWait());
+        sleeper.sleep(config.reconnectWait());
       } catch (InterruptedException e) {
         return;
       }

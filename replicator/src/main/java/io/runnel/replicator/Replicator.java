@@ -5,14 +5,14 @@ import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.time.Sleeper;
+import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,14 +30,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * Streams a PostgreSQL database's WAL onto the bus: one {@link ChangeEvent} per row change, in commit order,
  * losing nothing.
  *
- * <p>Lifecycle ({@code docs/replicator.md}): take the slot's session advisory lock
- * ({@code pg_try_advisory_lock(hashtext('runnel:replicator:' || slot))}) on a connection of its own, or wait as a
- * standby and retry; run {@link Preflight}; find the slot ({@link SlotGuard}: a slot that was dropped, invalidated or
- * moved by someone else is made again and announced as lost, {@code X_REPLICATION_SLOT_LOST}, under a new producer,
- * so every consumer sees a gap); stream from the slot's confirmed position; confirm the slot only after the bus
- * accepted every change up to a commit. A stream that ends is redialled with jittered exponential backoff, capped;
- * a lost lock session stops the stream at once. Delivery is at least once: a redelivered change carries the
- * identical LSN. While streaming, the slot's WAL retention is read every 10 s ({@link WalRetention}).
+ * <p>Lifecycle ({@code docs/replicator.md}): take the slot's session advisory lock ({@link LeaderLock}) on a
+ * connection of its own, or wait as a standby and retry; run {@link Preflight}; find the slot ({@link SlotGuard}: a
+ * slot that was dropped, invalidated or moved by someone else is made again and announced as lost,
+ * {@code X_REPLICATION_SLOT_LOST}, under a new producer, so every consumer sees a gap); stream from the slot's
+ * confirmed position; confirm the slot only after the bus accepted every change up to a commit. A stream that ends is
+ * redialled with jittered exponential backoff, capped ({@link Backoff}); a lost lock session stops the stream at
+ * once. Delivery is at least once: a redelivered change carries the identical LSN. While streaming, the lock's
+ * session is probed every 500 ms for the lag ({@link LagMeter}) and the slot's WAL retention is read every 10 s
+ * ({@link WalRetention}).
  *
  * <pre>{@code
  * Replicator r = Replicator.builder().database(url).entities(entities).transport(bus).build();
@@ -49,7 +49,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Replicator implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(Replicator.class.getName());
-  private static final String LOCK_PREFIX = "runnel:replicator:";
 
   /** The default minimum of WAL a slot can still take before PostgreSQL may invalidate it: 1 GiB. */
   public static final long DEFAULT_WAL_SAFE_MIN_BYTES = 1L << 30;
@@ -64,11 +63,12 @@ public final class Replicator implements AutoCloseable {
   private final Transport transport;
   private final Clock clock;
   private final Duration standbyRetry;
-  private final Duration initialBackoff;
-  private final Duration maxBackoff;
+  private final Backoff backoff;
   private final Duration flushDeadline;
   private final long walSafeMinBytes;
+  private final Sleeper sleeper;
   private final ServerClock serverClock = new ServerClock();
+  private final LagMeter lag = new LagMeter(serverClock);
   /** Held here because the meters hold it weakly; null without meters. */
   private final io.runnel.bus.@Nullable BusHealth busHealth;
 
@@ -84,13 +84,6 @@ public final class Replicator implements AutoCloseable {
   /** The identity of the slot streamed last (its creation position), or null. */
   private volatile @Nullable Lsn slotCreatedAt;
   private volatile @Nullable WalRetention retention;
-  /**
-   * The commit time of the oldest transaction that began arriving and is not yet confirmed, or 0: kept across
-   * streams, so while the bus refuses a change that every new stream receives again, the lag in seconds keeps
-   * growing from its commit.
-   */
-  private volatile long oldestUnconfirmedCommitMillis;
-  private volatile long lagBytes;
   private volatile @Nullable String lastFailure;
   private volatile List<String> warnings = List.of();
   private final AtomicLong restarts = new AtomicLong();
@@ -118,10 +111,10 @@ public final class Replicator implements AutoCloseable {
     this.transport = Objects.requireNonNull(b.transport, "transport");
     this.clock = b.clock;
     this.standbyRetry = b.standbyRetry;
-    this.initialBackoff = b.initialBackoff;
-    this.maxBackoff = b.maxBackoff;
+    this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
     this.flushDeadline = b.flushDeadline;
     this.walSafeMinBytes = b.walSafeMinBytes;
+    this.sleeper = b.sleeper;
     this.busHealth = b.meters == null ? null : io.runnel.bus.BusHealth.watch(transport);
     if (b.meters != null) {
       ReplicatorMeters.register(this, busHealth, b.meters);
@@ -140,7 +133,7 @@ public final class Replicator implements AutoCloseable {
         return;
       }
       running = true;
-      thread = Thread.ofPlatform().name("runnel-replicator-" + slot).daemon(true).start(this::loop);
+      thread = Threads.daemon("runnel-replicator-" + slot, this::loop);
     }
   }
 
@@ -173,19 +166,17 @@ public final class Replicator implements AutoCloseable {
   /** What the replicator is doing now. */
   public ReplicatorStats stats() {
     Lsn c = confirmed;
-    long waiting = oldestUnconfirmedCommitMillis;
-    double lagSeconds = waiting > 0 ? Math.max(0, (clock.millis() - waiting) / 1000.0) : 0;
     WalRetention w = retention;
-    return new ReplicatorStats(state, restarts.get(), c, lagBytes, lagSeconds, published.get(), lastFailure,
+    return new ReplicatorStats(state, restarts.get(), c, lag.bytes(), lag.seconds(clock.millis()), published.get(),
+        lastFailure,
         warnings, slotLost.get(), w, w != null && w.below(walSafeMinBytes));
   }
 
   private void loop() {
-    int attempt = 0;
     while (running) {
       boolean streamed = false;
       try (Connection lockConnection = DriverManager.getConnection(database.jdbcUrl(), database.properties())) {
-        if (!tryLock(lockConnection)) {
+        if (!LeaderLock.tryTake(lockConnection, slot)) {
           state = ReplicatorStats.State.STANDBY;
           forgetLag();
           sleep(standbyRetry);
@@ -199,7 +190,9 @@ public final class Replicator implements AutoCloseable {
           found.stream().filter(w -> !warnings.contains(w)).forEach(w -> LOG.log(Level.WARNING, w));
         }
         warnings = List.copyOf(found);
-        measureLag(lockConnection);
+        // Before the stream: one the bus refuses ends within milliseconds, sooner than its watchdog's first probe,
+        // so without this the lag would read 0 while nothing is confirmed.
+        lag.probe(lockConnection, confirmed);
         streamed = stream(lockConnection, start);
       } catch (RunnelException e) {
         fail(e.code().name() + ": " + e.cause() + " Fix: " + e.fix(), e);
@@ -212,9 +205,8 @@ public final class Replicator implements AutoCloseable {
         break;
       }
       restarts.incrementAndGet();
-      attempt = streamed ? 1 : attempt + 1;
       state = ReplicatorStats.State.BACKING_OFF;
-      sleep(backoff(attempt));
+      sleep(backoff.next(streamed));
     }
     state = ReplicatorStats.State.STOPPED;
   }
@@ -293,15 +285,13 @@ public final class Replicator implements AutoCloseable {
             if (commit) {
               publishedThrough = lsn;
             }
-            oldestUnconfirmedCommitMillis = 0;
+            lag.confirmed();
             confirmedCount.incrementAndGet();
           }
 
           @Override
           public void began(long commitTimeMillis) {
-            if (oldestUnconfirmedCommitMillis == 0) {
-              oldestUnconfirmedCommitMillis = commitTimeMillis;
-            }
+            lag.began(commitTimeMillis);
           }
 
           @Override
@@ -311,7 +301,7 @@ public final class Replicator implements AutoCloseable {
         }, layout, producer, serverClock)) {
       state = ReplicatorStats.State.STREAMING;
       lastFailure = null;
-      Thread w = Thread.ofVirtual().name("runnel-replicator-watchdog").start(watchdog);
+      Thread w = Threads.virtual("runnel-replicator-watchdog", watchdog);
       try {
         session.run(() -> running && watchdog.alive());
       } finally {
@@ -334,6 +324,7 @@ public final class Replicator implements AutoCloseable {
    * stops the stream when the session is lost.
    */
   private final class Watchdog implements Runnable {
+    private static final Duration PROBE_EVERY = Duration.ofMillis(500);
     private static final long SLOW_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private final Connection connection;
     private volatile boolean alive = true;
@@ -357,7 +348,7 @@ public final class Replicator implements AutoCloseable {
     public void run() {
       while (!stopped && alive) {
         try {
-          measureLag(connection);
+          lag.probe(connection, confirmed);
           if (System.nanoTime() - lastSlowNanos >= SLOW_EVERY_NANOS) {
             lastSlowNanos = System.nanoTime();
             try {
@@ -376,7 +367,7 @@ public final class Replicator implements AutoCloseable {
           return;
         }
         try {
-          TimeUnit.MILLISECONDS.sleep(500);
+          sleeper.sleep(Watchdog.PROBE_EVERY);
         } catch (InterruptedException e) {
           return;
         }
@@ -399,49 +390,10 @@ public final class Replicator implements AutoCloseable {
     }
   }
 
-  /**
-   * Reads the server's WAL position on the lock's session (at most 5 s) for the lag: before each stream (a stream the
-   * bus refuses ends within milliseconds, sooner than its watchdog's first probe, so without this the lag would read 0
-   * while nothing is confirmed) and as the watchdog's probe of that session.
-   */
-  private void measureLag(Connection c) throws SQLException {
-    // The clock is read before the insert position (a commit inserted between the two is then after the time) and
-    // floored; PostgreSQL takes a commit's timestamp just before inserting its record, so a commit of the same
-    // millisecond may still be behind the position: the time is good to a millisecond or so, for "as of" and lag.
-    try (PreparedStatement s = c.prepareStatement("SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::int8,"
-        + " pg_current_wal_lsn()::text, pg_current_wal_insert_lsn()::text")) {
-      s.setQueryTimeout(5);
-      try (ResultSet r = s.executeQuery()) {
-        r.next();
-        lagTo(Lsn.parse(r.getString(2)));
-        serverClock.probed(Lsn.parse(r.getString(3)), r.getLong(1) - 1);
-      }
-    }
-  }
-
-  /**
-   * A replicator that does not stream (standby behind the lock's holder, or stopped) has no lag of its own: what it
-   * did not confirm, the holder streams.
-   */
+  /** A replicator that does not stream has no lag and no retention of its own ({@link LagMeter#forget}). */
   private void forgetLag() {
-    lagBytes = 0;
-    oldestUnconfirmedCommitMillis = 0;
+    lag.forget();
     retention = null;
-  }
-
-  private void lagTo(Lsn current) {
-    Lsn c = confirmed;
-    lagBytes = c == null ? 0 : Math.max(0, current.value() - c.value());
-  }
-
-  private boolean tryLock(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_try_advisory_lock(hashtext(?))")) {
-      s.setString(1, LOCK_PREFIX + slot);
-      try (ResultSet r = s.executeQuery()) {
-        r.next();
-        return r.getBoolean(1);
-      }
-    }
   }
 
   private void fail(String failure, Exception e) {
@@ -453,16 +405,9 @@ public final class Replicator implements AutoCloseable {
         + (e instanceof RunnelException ? "" : " (" + e.getClass().getSimpleName() + ")"));
   }
 
-  private Duration backoff(int attempt) {
-    long base = initialBackoff.toMillis() << Math.min(attempt - 1, 16);
-    long capped = Math.min(base, maxBackoff.toMillis());
-    // Full jitter on the upper half, so a fleet of replicators does not redial in step.
-    return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
-  }
-
   private void sleep(Duration d) {
     try {
-      Thread.sleep(d);
+      sleeper.sleep(d);
     } catch (InterruptedException e) {
       // stop() interrupts: the loop re-checks running.
     }
@@ -483,6 +428,7 @@ public final class Replicator implements AutoCloseable {
     private Duration maxBackoff = Duration.ofSeconds(10);
     private Duration flushDeadline = Duration.ofSeconds(5);
     private long walSafeMinBytes = DEFAULT_WAL_SAFE_MIN_BYTES;
+    private Sleeper sleeper = Sleeper.SYSTEM;
     private io.micrometer.core.instrument.@Nullable MeterRegistry meters;
 
     private Builder() {}
@@ -555,6 +501,15 @@ public final class Replicator implements AutoCloseable {
     /** The entities and the channels of {@code declarations}: {@link #entities} and {@link #channels}. */
     public Builder declarations(Declarations declarations) {
       return entities(declarations.entities()).channels(declarations.channels());
+    }
+
+    /**
+     * How the replicator pauses: the standby's retry, the backoff before a redial, the lock session's probe every
+     * 500 ms (default {@link Sleeper#SYSTEM}). A test passes one it drives, so it does not wait for the pauses.
+     */
+    public Builder sleeper(Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
     }
 
     /** The bus (required). */

@@ -35,6 +35,8 @@ import io.runnel.sync.socket.Drained;
 import io.runnel.sync.socket.HelidonHeaderConstants;
 import io.runnel.sync.socket.SocketEndpoint;
 import io.runnel.sync.socket.SocketLimits;
+import io.runnel.time.Sleeper;
+import io.runnel.time.Threads;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -47,7 +49,6 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -93,11 +94,7 @@ public final class SyncNode implements AutoCloseable {
   private final int requestedPort;
   private final int socketSendBuffer;
   private final List<Consumer<HttpRules>> appRoutes;
-  private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "sync-node-sweeper");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService sweeper = Threads.scheduler("sync-node-sweeper");
   private volatile @Nullable WebServer server;
   private volatile boolean ready;
 
@@ -609,6 +606,17 @@ public final class SyncNode implements AutoCloseable {
      */
     public Builder admissionLimits(AdmissionLimits limits) {
       this.admissionLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * How the node's parts pause when they wait for time to pass: a window between reads that did not land whole, a
+     * mutator call between attempts after a serialization failure (default {@link Sleeper#SYSTEM}). A test passes one
+     * it drives, so it does not wait for the pauses.
+     */
+    public Builder sleeper(Sleeper sleeper) {
+      live.sleeper(sleeper);
+      http.sleeper(sleeper);
       return this;
     }
 

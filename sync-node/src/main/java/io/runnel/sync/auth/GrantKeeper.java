@@ -1,5 +1,6 @@
 package io.runnel.sync.auth;
 
+import io.runnel.time.Threads;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -81,7 +82,7 @@ public final class GrantKeeper {
 
   /** Starts {@code check} on a virtual thread of its own. */
   void start(Runnable check) {
-    Thread.ofVirtual().name("grant-check").start(check);
+    Threads.virtual("grant-check", check);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.runnel.sync.channel;
 
+import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
@@ -156,7 +157,7 @@ final class Peers {
     if (closed || !relistening.compareAndSet(false, true)) {
       return;
     }
-    Thread.ofVirtual().name("channel-relisten").start(() -> {
+    Threads.virtual("channel-relisten", () -> {
       try {
         for (Topic topic : topics.all()) {
           if (topic.deaf() && !closed) {

@@ -1,8 +1,8 @@
 package io.runnel.sync.channel;
 
+import io.runnel.time.Threads;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -24,11 +24,7 @@ public interface Ticker {
   static Ticker daemon(String name) {
     Objects.requireNonNull(name, "name");
     return (period, task) -> {
-      ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-      });
+      ScheduledExecutorService executor = Threads.scheduler(name);
       long millis = Math.max(1, period.toMillis());
       executor.scheduleWithFixedDelay(() -> {
         try {

@@ -21,6 +21,7 @@ import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.time.Sleeper;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -95,7 +96,7 @@ public final class HttpApi {
     this.meters = b.meters;
     this.channels = b.channels;
     this.mutations = new MutationService(b.dataSource, store, b.clock, b.retention, b.inFlightWait, b.maxAttempts,
-        b.statementTimeout);
+        b.statementTimeout, b.sleeper);
   }
 
   /** A builder; declarations, a data source, the live registry, an authenticator and tickets are required. */
@@ -286,6 +287,7 @@ public final class HttpApi {
     private int maxAttempts = 5;
     private Duration statementTimeout = Duration.ofSeconds(30);
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+    private Sleeper sleeper = Sleeper.SYSTEM;
     private MeterRegistry meters = new SimpleMeterRegistry();
     private @Nullable ChannelHub channels;
 
@@ -390,6 +392,15 @@ public final class HttpApi {
         throw new IllegalArgumentException("statementTimeout must be positive: " + timeout);
       }
       this.statementTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How a call PostgreSQL aborted as a serialization failure or deadlock pauses before it runs again (default
+     * {@link Sleeper#SYSTEM}, with full jitter up to 10 ms × 2^attempt); a test passes one it drives.
+     */
+    public Builder sleeper(Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
       return this;
     }
 

@@ -5,6 +5,7 @@ import io.runnel.dsl.server.MutationContext;
 import io.runnel.dsl.server.Mutator;
 import io.runnel.dsl.server.MutatorRefusedException;
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.time.Sleeper;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -59,10 +60,12 @@ final class MutationService {
   private final Duration inFlightWait;
   private final int maxAttempts;
   private final Duration statementTimeout;
+  private final Sleeper sleeper;
   private final ConcurrentHashMap<String, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
 
   MutationService(DataSource dataSource, IdempotencyStore store, Clock clock, Duration retention,
-      Duration inFlightWait, int maxAttempts, Duration statementTimeout) {
+      Duration inFlightWait, int maxAttempts, Duration statementTimeout, Sleeper sleeper) {
+    this.sleeper = sleeper;
     this.dataSource = dataSource;
     this.store = store;
     this.clock = clock;
@@ -317,10 +320,10 @@ final class MutationService {
   }
 
   /** Full jitter: a random pause up to 10 ms × 2^attempt. */
-  private static void pause(int attempt) {
+  private void pause(int attempt) {
     long bound = 10L << Math.min(attempt, 6);
     try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, bound + 1));
+      sleeper.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextLong(1, bound + 1)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

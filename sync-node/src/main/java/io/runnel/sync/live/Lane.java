@@ -1,5 +1,6 @@
 package io.runnel.sync.live;
 
+import io.runnel.time.Threads;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +34,7 @@ final class Lane {
     pending.incrementAndGet();
     tasks.add(task);
     if (draining.compareAndSet(false, true)) {
-      Thread.ofVirtual().name(name).start(this::drain);
+      Threads.virtual(name, this::drain);
     }
   }
 

@@ -19,6 +19,8 @@ import io.runnel.protocol.Position;
 import io.runnel.protocol.ReadAnswer;
 import io.runnel.protocol.ResumeCursor;
 import io.runnel.protocol.WireRecord;
+import io.runnel.time.Sleeper;
+import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
@@ -71,12 +73,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   /** When {@link #start} ran (epoch ms, the node's clock), or 0 before. */
   private volatile long startedAtMillis;
   private final ChangeListener listener;
-  private final java.util.concurrent.ScheduledExecutorService timers =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "live-windows-grace");
-        t.setDaemon(true);
-        return t;
-      });
+  private final java.util.concurrent.ScheduledExecutorService timers = Threads.scheduler("live-windows-grace");
   private final Map<WindowId, LiveWindow> windows = new ConcurrentHashMap<>();
   private final AtomicLong pendingTasks = new AtomicLong();
   private final Object lock = new Object();
@@ -101,7 +98,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     this.ringBudget = new PatchRing.Budget(b.ringBytes);
     this.context = new LiveWindow.Context(reader, routing, recent, ringBudget,
         new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
-        b.maxLag.toMillis(), delivered);
+        b.maxLag.toMillis(), delivered, b.sleeper);
     this.listener = b.listener;
     this.clock = b.clock;
     this.dispatcher = new ChangeDispatcher(byName::get, routing, recent, delivered, this::gap, listener);
@@ -413,6 +410,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     private int extraRows = 16;
     private int recentChanges = 50_000;
     private JsonLimits inputLimits = JsonLimits.INPUT_DEFAULTS;
+    private Sleeper sleeper = Sleeper.SYSTEM;
     private long ringBytes = DEFAULT_RING_BYTES;
     private int snapshotCost = 250;
     private Duration maxLag = Duration.ofMinutes(10);
@@ -491,6 +489,15 @@ public final class LiveQueryRegistry implements AutoCloseable {
         throw new IllegalArgumentException("recentChanges must be positive, not " + recentChanges);
       }
       this.recentChanges = recentChanges;
+      return this;
+    }
+
+    /**
+     * How a window pauses between reads that did not land whole, and before it reads again (default
+     * {@link Sleeper#SYSTEM}); a test passes one it drives.
+     */
+    public Builder sleeper(Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
       return this;
     }
 

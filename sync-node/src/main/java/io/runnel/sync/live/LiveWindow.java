@@ -9,10 +9,13 @@ import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
+import io.runnel.time.Sleeper;
+import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +48,7 @@ final class LiveWindow {
   /** The settings every window of a registry shares. */
   record Context(WindowReader reader, RoutingIndex routing, RecentTransactions recent, PatchRing.Budget ringBudget,
       Semaphore rereads, java.time.Clock clock, int extraRows, int snapshotCost, long maxLagMillis,
-      DeliveredPosition delivered) {}
+      DeliveredPosition delivered, Sleeper sleeper) {}
 
   private final WindowId id;
   private final Entity entity;
@@ -370,7 +373,7 @@ final class LiveWindow {
         return;
       }
       try {
-        Thread.sleep(Math.min(1000, 25L * attempt));
+        ctx.sleeper().sleep(Duration.ofMillis(Math.min(1000, 25L * attempt)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -480,9 +483,9 @@ final class LiveWindow {
       return;
     }
     rereadPending = true;
-    Thread.ofVirtual().start(() -> {
+    Threads.virtual("window-read-again", () -> {
       try {
-        Thread.sleep(1000);
+        ctx.sleeper().sleep(Duration.ofSeconds(1));
       } catch (InterruptedException ie) {
         return;
       }

@@ -2,6 +2,7 @@ package io.runnel.sync.socket;
 
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.websocket.WsSession;
+import io.runnel.time.Threads;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +33,9 @@ final class ClosingHandshake {
    * answered within 2 s; answers that thread.
    */
   Thread close(WsSession s, int code, String reason) {
-    return Thread.ofVirtual().name("socket-close").start(() -> {
+    return Threads.virtual("socket-close", () -> {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-      Thread closer = Thread.ofVirtual().start(() -> {
+      Thread closer = Threads.virtual("socket-close-frame", () -> {
         try {
           s.close(code, reason);
         } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import io.helidon.http.Status;
 import io.micrometer.core.instrument.Gauge;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.http.ErrorBodies;
+import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,7 +109,7 @@ final class Drain {
     }
     stopAccepting();
     if (started.compareAndSet(false, true)) {
-      Thread.ofVirtual().name("sync-node-drain").start(() -> {
+      Threads.virtual("sync-node-drain", () -> {
         try {
           done.complete(run(spread));
         } catch (RuntimeException | Error e) {

@@ -1,5 +1,6 @@
 package io.runnel.sync.socket;
 
+import io.runnel.time.Threads;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ThreadFactory;
@@ -52,7 +53,7 @@ public final class OutboundQueue {
   public OutboundQueue(long maxBytes, Consumer<String> send, String name) {
     this.maxBytes = maxBytes;
     this.send = send;
-    this.writers = Thread.ofVirtual().name(name).factory();
+    this.writers = Threads.virtualFactory(name);
   }
 
   /** Runs {@code task} on the writer whenever the queue becomes empty (to re-snapshot desynced subscriptions). */

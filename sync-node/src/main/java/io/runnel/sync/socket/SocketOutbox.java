@@ -5,6 +5,7 @@ import io.runnel.protocol.ServerFrame;
 import io.runnel.sync.socket.FrameAssembler;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.sync.socket.OutboundQueue;
+import io.runnel.time.Threads;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
@@ -92,7 +93,7 @@ final class SocketOutbox {
     if (drops.incrementAndGet() == limits.dropsBeforeClose()) {
       // On a thread of its own: the sender may hold a channel topic's lock, and closing leaves every topic, which
       // takes this socket's hub state first (the hub's lock order is socket, then topic).
-      Thread.ofVirtual().name("socket-drops-close").start(
+      Threads.virtual("socket-drops-close",
           () -> socket.close(1013, "Too many frames dropped: the client is not reading."));
     }
   }

@@ -10,6 +10,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
+import io.runnel.time.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +38,7 @@ class RoutingIndexRaceTest {
     RoutingIndex routing = new RoutingIndex(t -> T);
     LiveWindow.Context ctx = new LiveWindow.Context(new WindowReader(null, Duration.ofSeconds(1),
         new LiveStats.Counters()), routing, new RecentTransactions(10, 10), new PatchRing.Budget(1 << 20),
-        new Semaphore(1), Clock.systemUTC(), 0, 250, 60_000, new DeliveredPosition());
+        new Semaphore(1), Clock.systemUTC(), 0, 250, 60_000, new DeliveredPosition(), Sleeper.SYSTEM);
     LiveWindow w = new LiveWindow(WindowId.of("q:0000000000000000", null, false, Actor.user("u")), E,
         Dsl.select(T).where(Dsl.eq("org", "a")), new Lane("w", new AtomicLong()), ctx, () -> { });
     routing.add(w);

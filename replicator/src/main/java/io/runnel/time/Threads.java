@@ -1,0 +1,58 @@
+package io.runnel.time;
+
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The one place library code starts threads. Every thread is named (a thread dump says whose it is), and a failure
+ * that escapes one is logged at {@code ERROR} under this class with the thread's name, where the JDK's default would
+ * print it to standard error. A test of the build ({@code LibraryTimeRulesTest}) fails when library code starts a
+ * thread, makes an executor or sleeps anywhere else.
+ */
+public final class Threads {
+
+  private static final System.Logger LOG = System.getLogger(Threads.class.getName());
+  private static final Thread.UncaughtExceptionHandler LOGGED = (t, e) -> LOG.log(System.Logger.Level.ERROR,
+      "Thread '" + t.getName() + "' failed: " + e, e);
+
+  private Threads() {}
+
+  /** Starts a virtual thread named {@code name} running {@code task}. */
+  public static Thread virtual(String name, Runnable task) {
+    Thread t = virtualFactory(name).newThread(Objects.requireNonNull(task, "task"));
+    t.start();
+    return t;
+  }
+
+  /** A factory of virtual threads, each named {@code name}, for an executor or a queue's writers. */
+  public static ThreadFactory virtualFactory(String name) {
+    return Thread.ofVirtual().name(Objects.requireNonNull(name, "name")).uncaughtExceptionHandler(LOGGED).factory();
+  }
+
+  /** An executor that runs its tasks one at a time, in order, each on a virtual thread named {@code name}. */
+  public static ExecutorService serial(String name) {
+    return Executors.newSingleThreadExecutor(virtualFactory(name));
+  }
+
+  /**
+   * Starts a platform daemon thread named {@code name} running {@code task}: for a long-lived loop that blocks in a
+   * driver (the replicator's stream), which should not pin a virtual thread's carrier.
+   */
+  public static Thread daemon(String name, Runnable task) {
+    return Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
+        .uncaughtExceptionHandler(LOGGED).start(Objects.requireNonNull(task, "task"));
+  }
+
+  /**
+   * A scheduled executor on one platform daemon thread named {@code name}, for periodic work (sweeps, grace timers,
+   * tickers). Its owner shuts it down when it stops.
+   */
+  public static ScheduledExecutorService scheduler(String name) {
+    ThreadFactory daemons = Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
+        .uncaughtExceptionHandler(LOGGED).factory();
+    return Executors.newSingleThreadScheduledExecutor(daemons);
+  }
+}
