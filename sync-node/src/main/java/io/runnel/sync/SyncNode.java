@@ -85,7 +85,6 @@ public final class SyncNode implements AutoCloseable {
   private final NodeMetrics metrics;
   private final SocketLimits limits;
   private final Origins origins;
-  private final Clock clock;
   private final HttpApi http;
   /** Held here because the meters hold it weakly. */
   private final BusHealth bus;
@@ -103,7 +102,7 @@ public final class SyncNode implements AutoCloseable {
     DataSource dataSource = Objects.requireNonNull(b.dataSource, "dataSource");
     Transport transport = Objects.requireNonNull(b.transport, "transport");
     Authenticator authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
-    this.clock = b.clock;
+    Clock clock = b.clock;
     this.channels = b.channels.declarations(declarations).nodeId(b.nodeId).clock(clock).build();
     // Records channels read the windows' stream: the same order, the same gaps.
     this.live = b.live.declarations(declarations).dataSource(dataSource).transport(transport).clock(clock)
