@@ -1,10 +1,10 @@
 package io.runnel.client;
 
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakePageEvents;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
-import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.Node;
 import io.runnel.client.fake.RecordingHttp;

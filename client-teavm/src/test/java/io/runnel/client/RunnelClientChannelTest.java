@@ -24,7 +24,9 @@ import io.runnel.client.channel.Channel;
 import io.runnel.client.channel.ChannelListener;
 import io.runnel.client.channel.ChannelState;
 import io.runnel.client.channel.Roster;
+import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
@@ -513,7 +515,7 @@ class RunnelClientChannelTest {
 
   @Test
   void aBearerTokenGoesWithTheCatchUpReadAndA401AsksForAFreshOneOnce() {
-    Page page = new Page(new io.runnel.client.fake.FakeScheduler(), new io.runnel.client.fake.MapStore(),
+    Page page = new Page(new FakeScheduler(), new MapStore(),
         (refresh, done) -> done.accept(refresh ? "fresh" : "stale"));
     page.client.connect();
     page.http.open().answer(200, "{\"ticket\":\"t1\",\"expiresAt\":1}");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.runnel.client.fake.FakeSockets;
+import io.runnel.client.fake.Node;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,7 @@ class RunnelClientPageEventsTest {
     page.events.offline();
     page.scheduler.runDue();
     List<String> beat = node.kinds().subList(sent, node.sent.size());
-    node.receive(io.runnel.client.fake.Node.hello("u1", 1));
+    node.receive(Node.hello("u1", 1));
     page.scheduler.advance(1_999);
     int closedBeforeSilence = node.closedWith;
     page.scheduler.advance(1);

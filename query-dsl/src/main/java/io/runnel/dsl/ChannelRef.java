@@ -7,6 +7,7 @@ import io.runnel.wire.PercentEncoding;
 import io.runnel.wire.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ public final class ChannelRef {
    * @throws IllegalArgumentException when a param is missing or an unknown one is given
    */
   public String topic(Map<String, String> values) {
-    if (!values.keySet().equals(new java.util.HashSet<>(params))) {
+    if (!values.keySet().equals(new HashSet<>(params))) {
       throw new IllegalArgumentException("Channel '" + name + "' takes params " + params + ", not " + values.keySet());
     }
     String[] ordered = new String[params.size()];

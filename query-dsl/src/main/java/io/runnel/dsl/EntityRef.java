@@ -179,7 +179,9 @@ public final class EntityRef {
     return v;
   }
 
-  /** The row's JSON ({@code docs/protocol.md}, "Values"), with the entity's columns the row carries, in column order. */
+  /**
+   * The row's JSON ({@code docs/protocol.md}, "Values"), with the entity's columns the row carries, in column order.
+   */
   public JsonObject rowToJson(Row row) {
     JsonObject.Builder b = JsonObject.builder();
     for (Column c : columns.values()) {

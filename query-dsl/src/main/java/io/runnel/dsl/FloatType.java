@@ -162,7 +162,9 @@ final class FloatType implements ColumnType {
     return out.toString();
   }
 
-  /** One half, in a holder so that making the column types (all of them, in {@link ColumnType}) builds no BigDecimal. */
+  /**
+   * One half, in a holder so that making the column types (all of them, in {@link ColumnType}) builds no BigDecimal.
+   */
   private static final class Half {
     static final BigDecimal HALF = new BigDecimal("0.5");
   }

@@ -5,6 +5,7 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The record key spelling of {@code docs/protocol.md} ("Record"): a one-column key is that column's value as
@@ -33,11 +34,11 @@ public final class RecordKeys {
       throw new IllegalArgumentException("A key needs one type per value, and at least one value");
     }
     if (types.length == 1) {
-      return types[0].format(java.util.Objects.requireNonNull(values[0], "key value"));
+      return types[0].format(Objects.requireNonNull(values[0], "key value"));
     }
     List<JsonValue> parts = new ArrayList<>(types.length);
     for (int i = 0; i < types.length; i++) {
-      parts.add(types[i].toJson(java.util.Objects.requireNonNull(values[i], "key value")));
+      parts.add(types[i].toJson(Objects.requireNonNull(values[i], "key value")));
     }
     return CanonicalJson.write(new JsonArray(parts));
   }

@@ -3,8 +3,9 @@ package io.runnel.wire;
 import java.util.Map;
 
 /**
- * Size limits on an input tree: nesting depth and node count, and numbers within a double's range ({@code docs/protocol.md}, "Limits": depth 32, nodes
- * 10,000 by default). Checked before an input is decoded, so a hostile input costs no more than its parse.
+ * Size limits on an input tree: nesting depth and node count, and numbers within a double's range
+ * ({@code docs/protocol.md}, "Limits": depth 32, nodes 10,000 by default). Checked before an input is decoded, so a
+ * hostile input costs no more than its parse.
  *
  * @param maxDepth the deepest nesting allowed; a scalar at the top is depth 0, each object or array adds one
  * @param maxNodes the most values (objects, arrays, members' values, elements and scalars) allowed in the tree

@@ -205,7 +205,10 @@ final class JsonParser {
     int v = 0;
     for (int i = 0; i < 4; i++) {
       char h = text.charAt(pos++);
-      int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      int d = h >= '0' && h <= '9' ? h - '0'
+          : h >= 'a' && h <= 'f' ? h - 'a' + 10
+          : h >= 'A' && h <= 'F' ? h - 'A' + 10
+          : -1;
       if (d < 0) {
         pos--;
         throw error("invalid hex digit in \\u escape");

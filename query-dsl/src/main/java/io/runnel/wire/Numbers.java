@@ -1,5 +1,6 @@
 package io.runnel.wire;
 
+import java.util.Objects;
 import org.teavm.interop.PlatformMarker;
 
 /**
@@ -24,7 +25,7 @@ public final class Numbers {
 
   /** Installs the browser's number text; a bundle's entry class does this before anything reads a number. */
   public static void useInBrowser(NumberText text) {
-    browser = java.util.Objects.requireNonNull(text, "text");
+    browser = Objects.requireNonNull(text, "text");
   }
 
   /**

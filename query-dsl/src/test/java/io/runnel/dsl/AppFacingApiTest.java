@@ -119,7 +119,8 @@ class AppFacingApiTest {
   void aMutatorRefusesWithItsOwnCodeNeverRunnels() {
     MutatorRefusedException e = new MutatorRefusedException("X_POST_NOT_FOUND", 409, "No such post.", "Reload.");
     assertAll(
-        () -> assertEquals(Json.parse("{\"code\":\"X_POST_NOT_FOUND\",\"cause\":\"No such post.\",\"fix\":\"Reload.\"}"),
+        () -> assertEquals(
+            Json.parse("{\"code\":\"X_POST_NOT_FOUND\",\"cause\":\"No such post.\",\"fix\":\"Reload.\"}"),
             e.toJson(), "the protocol's error body"),
         () -> assertThrows(IllegalArgumentException.class,
             () -> new MutatorRefusedException("X_INPUT_INVALID", 422, "c", "f"), "Runnel's own code"),

@@ -12,7 +12,9 @@ import io.runnel.dsl.server.QueryHash;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Topics, the protocol's digests, record keys and policies. */
@@ -69,7 +71,7 @@ class ChannelAndHashTest {
     String post = "0B7E6A52-1C3B-4C5E-8F00-0A1B2C3D4E5F";
     assertAll(
         () -> assertEquals("0b7e6a52-1c3b-4c5e-8f00-0a1b2c3d4e5f", posts.key(post), "uuid in lower case"),
-        () -> assertEquals(likes.keyOf(Row.of(Map.of("post_id", post.toLowerCase(java.util.Locale.ROOT),
+        () -> assertEquals(likes.keyOf(Row.of(Map.of("post_id", post.toLowerCase(Locale.ROOT),
             "user_id", "ada"))), likes.key(post, "ada"), "the same spelling as keyOf"),
         () -> assertEquals("[\"0b7e6a52-1c3b-4c5e-8f00-0a1b2c3d4e5f\",\"ada\"]", likes.key(post, "ada"),
             "a composite key is the canonical JSON array"),
@@ -95,7 +97,7 @@ class ChannelAndHashTest {
         () -> assertFalse(Policy.memberOfParam("orgId").admits(Actor.anonymous(), Map.of("orgId", "acme"))),
         () -> assertTrue(own.visible(ada, Row.of(Map.of("author", "ada")))),
         () -> assertFalse(own.visible(ada, Row.of(Map.of("author", "bob")))),
-        () -> assertThrows(IllegalArgumentException.class, () -> new Actor(null, "acme", java.util.Set.of(),
-            java.util.Set.of()), "an anonymous actor has no org"));
+        () -> assertThrows(IllegalArgumentException.class, () -> new Actor(null, "acme", Set.of(),
+            Set.of()), "an anonymous actor has no org"));
   }
 }

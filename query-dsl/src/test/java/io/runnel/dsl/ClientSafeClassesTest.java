@@ -50,7 +50,8 @@ class ClientSafeClassesTest {
   @Test
   void theScanFindsAReferenceWhereThereIsOne() throws Exception {
     Path classes = Path.of(EntityRef.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    String mutator = new String(Files.readAllBytes(classes.resolve("io/runnel/dsl/server/Mutator$ServerFunction.class")),
+    String mutator = new String(
+        Files.readAllBytes(classes.resolve("io/runnel/dsl/server/Mutator$ServerFunction.class")),
         StandardCharsets.ISO_8859_1);
     assertTrue(mutator.contains("java/sql/"), "a server class that throws SQLException names java/sql/ in its bytes");
   }

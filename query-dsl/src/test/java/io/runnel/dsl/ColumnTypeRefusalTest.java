@@ -14,6 +14,8 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -191,7 +193,7 @@ class ColumnTypeRefusalTest {
 
   @Test
   void arraysAcceptNullElementsFromJson() {
-    assertEquals(java.util.Arrays.asList(null, 1L), ColumnType.INT8_ARRAY.fromJson(Json.parse("[null, \"1\"]"), "x"));
+    assertEquals(Arrays.asList(null, 1L), ColumnType.INT8_ARRAY.fromJson(Json.parse("[null, \"1\"]"), "x"));
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -211,7 +213,7 @@ class ColumnTypeRefusalTest {
         Arguments.of(ColumnType.BOOL, List.of(1, 0, "maybe")),
         Arguments.of(ColumnType.DATE, List.of(LocalDate.of(2024, 2, 29), 19782, "2024-02-30")),
         Arguments.of(ColumnType.TIMESTAMP, List.of(Instant.EPOCH, 0L, PgDate.INFINITY)),
-        Arguments.of(ColumnType.TIMESTAMPTZ, List.of(Instant.EPOCH, new java.util.Date(0), "2024-02-29 00:00")),
+        Arguments.of(ColumnType.TIMESTAMPTZ, List.of(Instant.EPOCH, new Date(0), "2024-02-29 00:00")),
         Arguments.of(ColumnType.JSON, List.of(Map.of("a", 1), 5, "{")),
         Arguments.of(ColumnType.JSONB, List.of(List.of(1), true)),
         Arguments.of(ColumnType.BYTEA, List.of(List.of((byte) 1), "\\xzz", 5)),

@@ -22,6 +22,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -87,7 +89,9 @@ class MatcherDifferentialTest {
   private static final List<String> TEXT_ATOMS = List.of("a", "A", "b", "é", "É", "🎉", "𝄞", "\uE000", "\uFFFF",
       "%", "_", "\\", " ", "z", "ß", "\u0001");
 
-  /** PostgreSQL's last timestamp (294276-12-31 23:59:59.999999, {@code END_TIMESTAMP} in {@code datatype/timestamp.h}). */
+  /**
+   * PostgreSQL's last timestamp (294276-12-31 23:59:59.999999, {@code END_TIMESTAMP} in {@code datatype/timestamp.h}).
+   */
   private static final String LAST_TIMESTAMP = "294276-12-31 23:59:59.999999";
 
   private static final List<Spec> SPECS = specs();
@@ -199,7 +203,8 @@ class MatcherDifferentialTest {
         () -> assertEquals(value, type.parse(formatted),
             "parse(format(value)) of " + column + " (" + type.sqlName() + ") printed as " + printed),
         () -> assertTrue(!sameText || formatted.equals(printed),
-            "format of " + column + " (" + type.sqlName() + ") is PostgreSQL's text " + printed + ", not " + formatted));
+            "format of " + column + " (" + type.sqlName() + ") is PostgreSQL's text " + printed + ", not "
+                + formatted));
   }
 
   // ---- generation ----------------------------------------------------------------------------------------------
@@ -261,7 +266,7 @@ class MatcherDifferentialTest {
 
   private static Arbitrary<Filter> leaf() {
     // Text columns weigh three times as much, for LIKE and ILIKE; no edge cases, which favour the list's ends.
-    List<Spec> weighted = SPECS.stream().flatMap(s -> java.util.Collections.nCopies(s.type().textual() ? 3 : 1, s).stream())
+    List<Spec> weighted = SPECS.stream().flatMap(s -> Collections.nCopies(s.type().textual() ? 3 : 1, s).stream())
         .toList();
     return Arbitraries.of(weighted).withoutEdgeCases().flatMap(s -> {
       Arbitrary<Filter> nullTests = Arbitraries.of(Filter.isNull(s.name()), Filter.isNotNull(s.name()));
@@ -377,7 +382,8 @@ class MatcherDifferentialTest {
   private static List<Spec> specs() {
     List<Spec> s = new ArrayList<>();
     s.add(new Spec("id", "uuid PRIMARY KEY", ColumnType.UUID,
-        Combinators.combine(Arbitraries.of(ID_PREFIXES), Arbitraries.integers().between(0, 80)).as(MatcherDifferentialTest::id)));
+        Combinators.combine(Arbitraries.of(ID_PREFIXES), Arbitraries.integers().between(0, 80))
+            .as(MatcherDifferentialTest::id)));
     s.add(new Spec("c_text", "text", ColumnType.TEXT, text()));
     s.add(new Spec("c_varchar", "varchar(40)", ColumnType.VARCHAR, text()));
     s.add(new Spec("c_icu", "text COLLATE \"en-US-x-icu\"", ColumnType.TEXT, text()));
@@ -409,8 +415,10 @@ class MatcherDifferentialTest {
             "123456789012345678901234567890.123456789012345678901", "-99999999999999999999999999999999999999",
             "1e-20", "1.5e3", "-2.50E-2", "9223372036854775808", "0.000000000000000000000000000001"),
         Combinators.combine(Arbitraries.bigIntegers().between(BigInteger.TEN.pow(40).negate(), BigInteger.TEN.pow(40)),
-            Arbitraries.integers().between(0, 30)).as((unscaled, scale) -> new BigDecimal(unscaled, scale).toPlainString()))));
-    s.add(new Spec("c_bool", "bool", ColumnType.BOOL, Arbitraries.of("t", "f", "true", "FALSE", "yes", "off", "1", "0")));
+            Arbitraries.integers().between(0, 30))
+                .as((unscaled, scale) -> new BigDecimal(unscaled, scale).toPlainString()))));
+    s.add(new Spec("c_bool", "bool", ColumnType.BOOL,
+        Arbitraries.of("t", "f", "true", "FALSE", "yes", "off", "1", "0")));
     s.add(new Spec("c_date", "date", ColumnType.DATE, pooled(
         List.of("2024-02-29", "2024-03-01", "1970-01-01", "2000-01-01", "0001-01-01", "0001-12-31 BC", "0044-03-15 BC",
             "4714-11-24 BC", "5874897-12-31", "10000-01-01", "infinity", "-infinity"),
@@ -419,7 +427,8 @@ class MatcherDifferentialTest {
             Tuple.of(3, Arbitraries.longs().between(-40_000, 40_000))).map(MatcherDifferentialTest::dateText))));
     s.add(new Spec("c_timestamp", "timestamp", ColumnType.TIMESTAMP, pooled(
         List.of("2024-02-29 13:45:00", "2024-02-29 13:45:00.5", "2024-02-29T13:45:00.000001", "1970-01-01 00:00:00",
-            "2000-01-01 00:00:00", "0044-03-15 10:00:00 BC", "4714-11-24 00:00:00 BC", LAST_TIMESTAMP, "infinity", "-infinity"),
+            "2000-01-01 00:00:00", "0044-03-15 10:00:00 BC", "4714-11-24 00:00:00 BC", LAST_TIMESTAMP, "infinity",
+            "-infinity"),
         timestampText())));
     s.add(new Spec("c_timestamptz", "timestamptz", ColumnType.TIMESTAMPTZ, pooled(
         List.of("2024-02-29 13:45:00+00", "2024-02-29 19:15:00+05:30", "2024-02-29T13:45:00Z",
@@ -467,7 +476,7 @@ class MatcherDifferentialTest {
         "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
         "a0eebc999c0b4ef8bb6d6bb9bd380a11", "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a12");
     Arbitrary<String> any = Combinators.combine(Arbitraries.longs(), Arbitraries.longs())
-        .as((hi, lo) -> new java.util.UUID(hi, lo).toString());
+        .as((hi, lo) -> new UUID(hi, lo).toString());
     return Arbitraries.frequencyOf(Tuple.of(3, same), Tuple.of(1, any));
   }
 
@@ -515,7 +524,7 @@ class MatcherDifferentialTest {
           .collect(Collectors.joining(", ", "(", ")"));
       String names = SPECS.stream().map(Spec::name).collect(Collectors.joining(", "));
       String sql = "INSERT INTO " + TABLE + " (" + names + ") VALUES "
-          + String.join(", ", java.util.Collections.nCopies(c.rows().size(), tuple));
+          + String.join(", ", Collections.nCopies(c.rows().size(), tuple));
       try (PreparedStatement ps = connection.prepareStatement(sql)) {
         int i = 1;
         for (Map<String, String> row : c.rows()) {

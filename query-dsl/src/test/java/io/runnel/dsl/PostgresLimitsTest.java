@@ -60,7 +60,8 @@ class PostgresLimitsTest {
             assertEquals(ErrorCode.X_VALUE_INVALID, e.code(), label);
           });
         } else {
-          checks.add(() -> assertEquals(postgres, PgNumeric.parse(text).text(), label + " reads as PostgreSQL reads it"));
+          checks.add(
+              () -> assertEquals(postgres, PgNumeric.parse(text).text(), label + " reads as PostgreSQL reads it"));
         }
       }
     }

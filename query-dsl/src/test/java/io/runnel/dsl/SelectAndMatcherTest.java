@@ -18,10 +18,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
+import io.runnel.wire.ErrorCode;
+import io.runnel.wire.InputInvalidException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** The select's derived parts and the matcher's SQL semantics on hand-picked cases. */
@@ -80,12 +84,12 @@ class SelectAndMatcherTest {
   /** Found by the sync node's hostile-input test: a NUL in a LIKE pattern reached PostgreSQL and failed the read. */
   @Test
   void aLikePatternHoldingNulIsRefusedAsInputWhenTheSelectIsBuilt() {
-    io.runnel.wire.InputInvalidException e = org.junit.jupiter.api.Assertions.assertThrows(
-        io.runnel.wire.InputInvalidException.class, () -> select(T).where(like("title", "a\u0000%")));
-    io.runnel.wire.InputInvalidException i = org.junit.jupiter.api.Assertions.assertThrows(
-        io.runnel.wire.InputInvalidException.class, () -> select(T).where(ilike("title", "\u0000")));
+    InputInvalidException e = Assertions.assertThrows(
+        InputInvalidException.class, () -> select(T).where(like("title", "a\u0000%")));
+    InputInvalidException i = Assertions.assertThrows(
+        InputInvalidException.class, () -> select(T).where(ilike("title", "\u0000")));
     assertAll(
-        () -> assertEquals(io.runnel.wire.ErrorCode.X_INPUT_INVALID, e.code()),
+        () -> assertEquals(ErrorCode.X_INPUT_INVALID, e.code()),
         () -> assertTrue(e.cause().contains("NUL"), e.cause()),
         () -> assertEquals("t.title", e.path(), "the column the pattern is for"),
         () -> assertTrue(i.cause().contains("NUL"), "ILIKE too: " + i.cause()));
@@ -98,16 +102,18 @@ class SelectAndMatcherTest {
             "_ is one code point, not one UTF-16 unit"),
         () -> assertTrue(Matcher.of(select(T).where(like("title", "50\\%"))).matches(row("id", 1, "title", "50%"))),
         () -> assertFalse(Matcher.of(select(T).where(like("title", "50\\%"))).matches(row("id", 1, "title", "500"))),
-        () -> assertTrue(Matcher.of(select(T).where(ilike("title", "HELLO%"))).matches(row("id", 1, "title", "hello!"))),
+        () -> assertTrue(Matcher.of(select(T).where(ilike("title", "HELLO%")))
+            .matches(row("id", 1, "title", "hello!"))),
         () -> assertFalse(Matcher.of(select(T).where(ilike("title", "É"))).matches(row("id", 1, "title", "é")),
             "under COLLATE \"C\" only ASCII letters fold"),
-        () -> assertTrue(Matcher.of(select(T).where(like("title", "%a%b%"))).matches(row("id", 1, "title", "xxaxxbxx"))));
+        () -> assertTrue(Matcher.of(select(T).where(like("title", "%a%b%")))
+            .matches(row("id", 1, "title", "xxaxxbxx"))));
   }
 
   @Test
   void rowsOrderAsPostgresOrdersThem() {
     Matcher m = Matcher.of(select(T).orderBy(desc("n"), asc("title")));
-    List<Row> rows = new java.util.ArrayList<>(List.of(
+    List<Row> rows = new ArrayList<>(List.of(
         row("id", 1, "n", 1, "title", "b"),
         row("id", 2, "n", null, "title", "a"),
         row("id", 3, "n", 1, "title", "B"),

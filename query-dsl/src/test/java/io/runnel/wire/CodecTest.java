@@ -343,7 +343,8 @@ class CodecTest {
 
     @Test
     void optionalMembersPresentAreDecodedAndValidatedWithTheirPath() {
-      Order o = Order.CODEC.decode(Json.parse(ORDER.replace("{\"id\"", "{\"note\":\"n\",\"gift\":" + ITEM + ",\"id\"")));
+      Order o = Order.CODEC.decode(
+          Json.parse(ORDER.replace("{\"id\"", "{\"note\":\"n\",\"gift\":" + ITEM + ",\"id\"")));
       assertAll(
           () -> assertEquals("n", o.note(), "note"),
           () -> assertEquals("pen", o.gift().name(), "gift"),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,7 @@ class TextsTest {
   @Test
   void lowerCaseIsTheRootLocalesOnTheJvm() {
     for (String t : new String[] {"TRUE", "İnfinity", "NaN", "ΣΑΣ", "Off"}) {
-      assertEquals(t.toLowerCase(java.util.Locale.ROOT), Texts.lowerCase(t), t);
+      assertEquals(t.toLowerCase(Locale.ROOT), Texts.lowerCase(t), t);
     }
   }
 }

@@ -9,14 +9,17 @@ import io.runnel.time.Threads;
 import io.runnel.wire.Nullable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The bus across machines, on core NATS through jnats: subjects as {@link Subjects} builds them, one jnats
@@ -74,7 +77,7 @@ public final class NatsTransport implements Transport {
   private Options options() {
     ConnectionListener listener = this::connectionEvent;
     return new Options.Builder()
-        .servers(config.servers().stream().map(java.net.URI::toString).toArray(String[]::new))
+        .servers(config.servers().stream().map(URI::toString).toArray(String[]::new))
         .noRandomize()
         .connectionName("runnel")
         .connectionTimeout(config.connectTimeout())
@@ -223,7 +226,7 @@ public final class NatsTransport implements Transport {
   private void later(Runnable task) {
     try {
       events.execute(task);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       // Closed: nothing is re-dialled or announced any more.
     }
   }
@@ -236,7 +239,7 @@ public final class NatsTransport implements Transport {
    *     confirm the subscription within the connection timeout
    */
   @Override
-  public Subscription subscribe(String pattern, java.util.function.Consumer<TransportMessage> handler) {
+  public Subscription subscribe(String pattern, Consumer<TransportMessage> handler) {
     Objects.requireNonNull(pattern, "pattern");
     Objects.requireNonNull(handler, "handler");
     NatsSubscription s = new NatsSubscription(pattern, handler, this::forget);

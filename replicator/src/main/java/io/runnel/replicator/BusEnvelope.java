@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.runnel.dsl.EntityRef;
-import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Nullable;

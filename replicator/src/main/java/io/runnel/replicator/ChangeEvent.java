@@ -106,8 +106,8 @@ public sealed interface ChangeEvent extends BusMessage
    *
    * @param table the table, {@code schema.table}
    * @param entity the declared entity's name, or null for a table no entity declares
-   * @param key the record key as {@code docs/protocol.md} spells it (the new key when the update moved it), or null when
-   *     neither row carries a key value
+   * @param key the record key as {@code docs/protocol.md} spells it (the new key when the update moved it), or null
+   *     when neither row carries a key value
    * @param row the whole new row, typed through the column types; columns listed in {@code omitted} are absent
    * @param old the old row when the WAL carried one: key columns only (an update that changed the key) or every
    *     column (REPLICA IDENTITY FULL); else null

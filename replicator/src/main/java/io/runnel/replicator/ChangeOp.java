@@ -1,5 +1,7 @@
 package io.runnel.replicator;
 
+import java.util.Locale;
+
 /**
  * The envelope's {@code op} field: which {@link ChangeEvent} variant an envelope holds, spelled in lower case. Only
  * the wire and the raw {@link WalChange} use it; consumers switch over the variants themselves.
@@ -16,7 +18,7 @@ enum ChangeOp {
 
   /** The envelope's spelling: {@code insert}, {@code update}, {@code delete}, {@code truncate}. */
   String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /**

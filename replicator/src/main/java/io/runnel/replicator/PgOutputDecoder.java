@@ -1,6 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Lsn;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ final class PgOutputDecoder {
         }
         default -> throw unexpected("message kind '" + kind + "' (streaming is off and proto_version is 1)");
       };
-    } catch (java.nio.BufferUnderflowException e) {
+    } catch (BufferUnderflowException e) {
       throw unexpected("a truncated '" + kind + "' message");
     }
   }

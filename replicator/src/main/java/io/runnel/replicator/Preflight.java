@@ -1,5 +1,6 @@
 package io.runnel.replicator;
 
+import io.runnel.dsl.Column;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Entity;
 import io.runnel.wire.ErrorCode;
@@ -135,7 +136,8 @@ final class Preflight {
     }
     for (Entity e : entities) {
       if (!present.contains(e.qualifiedTable())) {
-        execute(c, "ALTER PUBLICATION " + quote(publication) + " ADD TABLE " + quoted(e), "add a table to the publication");
+        execute(c, "ALTER PUBLICATION " + quote(publication) + " ADD TABLE " + quoted(e),
+            "add a table to the publication");
         present.add(e.qualifiedTable());
       }
     }
@@ -155,7 +157,8 @@ final class Preflight {
       try (ResultSet r = s.executeQuery()) {
         if (!r.next()) {
           throw new ReplicationException("Entity '" + e.name() + "' is declared on table " + e.qualifiedTable()
-              + ", which does not exist.", "Create the table (run the app's migrations) or fix .table(...) on the entity.");
+              + ", which does not exist.",
+              "Create the table (run the app's migrations) or fix .table(...) on the entity.");
         }
         identity = r.getString(1);
         primaryKey = r.getBoolean(2);
@@ -173,7 +176,7 @@ final class Preflight {
         }
       }
     }
-    for (io.runnel.dsl.Column col : e.ref().columns()) {
+    for (Column col : e.ref().columns()) {
       if (!columns.contains(col.name())) {
         throw new ReplicationException("Entity '" + e.name() + "' declares column '" + col.name() + "', which table "
             + e.qualifiedTable() + " lacks.", "Add the column to the table, or remove it from the entity's columns.");

@@ -5,7 +5,6 @@ import io.runnel.bus.Transport;
 import io.runnel.bus.TransportUnavailableException;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
-import io.runnel.protocol.Position;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -198,7 +197,8 @@ final class ReplicationSession implements AutoCloseable {
       if (commit != null) {
         unconfirmed = commit.endLsn();
         commitsSinceConfirm++;
-        if (commitsSinceConfirm >= CONFIRM_EVERY_COMMITS || System.nanoTime() - lastConfirmNanos >= CONFIRM_EVERY_NANOS) {
+        if (commitsSinceConfirm >= CONFIRM_EVERY_COMMITS
+            || System.nanoTime() - lastConfirmNanos >= CONFIRM_EVERY_NANOS) {
           confirm();
         }
       }

@@ -1,5 +1,7 @@
 package io.runnel.replicator;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.runnel.bus.BusHealth;
 import io.runnel.bus.Transport;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
@@ -115,7 +117,7 @@ public final class Replicator implements AutoCloseable {
     this.flushDeadline = b.flushDeadline;
     this.walSafeMinBytes = b.walSafeMinBytes;
     this.sleeper = b.sleeper;
-    this.busHealth = b.meters == null ? null : io.runnel.bus.BusHealth.watch(transport);
+    this.busHealth = b.meters == null ? null : BusHealth.watch(transport);
     if (b.meters != null) {
       ReplicatorMeters.register(this, busHealth, b.meters);
     }
@@ -442,7 +444,7 @@ public final class Replicator implements AutoCloseable {
      * {@code runnel_bus_connected} and {@code runnel_bus_reconnects_total}. A process that also runs a sync node passes
      * the node's registry ({@code SyncNode.Builder.meters}), so one {@code /metrics} shows both.
      */
-    public Builder meters(io.micrometer.core.instrument.MeterRegistry meters) {
+    public Builder meters(MeterRegistry meters) {
       this.meters = Objects.requireNonNull(meters, "meters");
       return this;
     }

@@ -31,7 +31,10 @@ import java.sql.Statement;
  */
 final class SlotGuard {
 
-  /** The state table's DDL, also printed in {@code docs/replicator.md} for databases where the replicator may not create it. */
+  /**
+   * The state table's DDL, also printed in {@code docs/replicator.md} for databases where the replicator may not create
+   * it.
+   */
   static final String DDL = """
       CREATE SCHEMA IF NOT EXISTS runnel;
       CREATE TABLE IF NOT EXISTS runnel.replication_slots (
@@ -257,7 +260,8 @@ final class SlotGuard {
   }
 
   private static Lsn create(Connection c, String slot) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput')")) {
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput')")) {
       s.setString(1, slot);
       try (ResultSet r = s.executeQuery()) {
         r.next();

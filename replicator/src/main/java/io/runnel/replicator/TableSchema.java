@@ -8,6 +8,7 @@ import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
 import io.runnel.wire.Nullable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ final class TableSchema {
         relationKey.add(c.name());
       }
     }
-    this.columnTypes = java.util.Collections.unmodifiableMap(byName);
+    this.columnTypes = Collections.unmodifiableMap(byName);
     this.keyColumns = entity != null ? entity.ref().key() : List.copyOf(relationKey);
     this.table = relation.namespace() + "." + relation.name();
     this.subject = Subjects.changes(relation.namespace(), relation.name());

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * How much WAL a slot holds back and how much more PostgreSQL lets it hold before invalidating it, as
@@ -20,7 +21,7 @@ import java.sql.SQLException;
 public record WalRetention(String walStatus, long retainedBytes, @Nullable Long safeWalBytes) {
 
   /** The values {@code wal_status} takes, in the order PostgreSQL's documentation lists them. */
-  public static final java.util.List<String> STATUSES = java.util.List.of("reserved", "extended", "unreserved", "lost");
+  public static final List<String> STATUSES = List.of("reserved", "extended", "unreserved", "lost");
 
   /** Whether fewer than {@code minBytes} can still be written before PostgreSQL may invalidate the slot. */
   public boolean below(long minBytes) {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class InProcessTransportTest {
   @Test
   void aPatternSplitOnceMatchesExactlyAsSplittingBothOnEveryPublishDid() {
     String[] parts = {"a", "b", "*", ">", "", "runnel", "ab"};
-    java.util.Random r = new java.util.Random(7);
+    Random r = new Random(7);
     for (int n = 0; n < 20_000; n++) {
       String pattern = join(r, parts);
       String subject = join(r, parts);
@@ -47,7 +48,7 @@ class InProcessTransportTest {
         () -> assertTrue(Subjects.matches(Subjects.tokens("a.>.c"), "a.>.c"), "a '>' not last is literal"));
   }
 
-  private static String join(java.util.Random r, String[] parts) {
+  private static String join(Random r, String[] parts) {
     StringBuilder b = new StringBuilder();
     int n = 1 + r.nextInt(4);
     for (int i = 0; i < n; i++) {

@@ -18,9 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -179,9 +182,9 @@ class NatsTransportTest {
     try (NatsServer nats = NatsServer.start(dir, Map.of());
         NatsTransport publisher = NatsTransport.connect(inPlace(nats.url()));
         NatsTransport consumer = NatsTransport.connect(inPlace(nats.url()))) {
-      java.util.concurrent.Semaphore told = new java.util.concurrent.Semaphore(0);
+      Semaphore told = new Semaphore(0);
       consumer.onReconnect(told::release);
-      java.util.concurrent.BlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+      BlockingQueue<String> got = new LinkedBlockingQueue<>();
       consumer.subscribe(Subjects.ALL_CHANGES, m -> got.add(new String(m.payload(), StandardCharsets.UTF_8)));
       // jnats 2.24 comes back stuck after some of these restarts; each round must still get through.
       for (int round = 0; round < 6; round++) {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class BusEnvelopeTest {
 
   static final String GOLDEN_POSITION =
-      "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\",\"producer\":\"5f0c2a9e81d4b3a7\",\"seq\":43}";
+      "{\"v\":1,\"kind\":\"position\",\"lsn\":\"00000016b374d8a000000000\","
+          + "\"producer\":\"5f0c2a9e81d4b3a7\",\"seq\":43}";
 
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -65,7 +66,8 @@ class BusEnvelopeTest {
 
   @Test
   void aChangeEnvelopeWithOrWithoutKindDecodesAsAChange() {
-    String legacy = "{\"v\":1,\"table\":\"public.t\",\"entity\":null,\"op\":\"insert\",\"key\":\"1\",\"row\":{\"id\":1},"
+    String legacy = "{\"v\":1,\"table\":\"public.t\",\"entity\":null,\"op\":\"insert\",\"key\":\"1\","
+        + "\"row\":{\"id\":1},"
         + "\"old\":null,\"omitted\":[],\"lsn\":\"00000016b374d84800000001\",\"xid\":7,\"last\":true,"
         + "\"commitTime\":1,\"write\":null,\"producer\":\"p\",\"seq\":2,\"source\":\"replicator\"}";
     String tagged = legacy.replace("{\"v\":1,", "{\"v\":1,\"kind\":\"change\",");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.ValueInvalidException;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
@@ -16,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -129,7 +132,7 @@ class EnvelopeWriterTest {
         if (expectedKey == null && change.oldTuple() != null) {
           expectedKey = schema.keyOf(schema.read(change.oldTuple(), change.oldKeyOnly()).row());
         }
-      } catch (io.runnel.dsl.ValueInvalidException e) {
+      } catch (ValueInvalidException e) {
         expectedKey = "refused";
       }
       try {
@@ -137,7 +140,7 @@ class EnvelopeWriterTest {
         if (key == null && change.oldTuple() != null) {
           key = schema.keyOf(change.oldTuple());
         }
-      } catch (io.runnel.dsl.ValueInvalidException e) {
+      } catch (ValueInvalidException e) {
         key = "refused";
       }
       assertEquals(expectedKey, key, "seed " + seed + ": the key read from the text is the typed row's");
@@ -196,21 +199,23 @@ class EnvelopeWriterTest {
     EnvelopeWriter writer = new EnvelopeWriter();
     List<WalMessage.TupleValue> bad = tuple(schema, i -> schema.columnName(i).equals("i4") ? "x" : null);
     List<WalMessage.TupleValue> good = tuple(schema, i -> schema.columnName(i).equals("i4") ? "7" : null);
-    WalChange refused = new WalChange(schema, ChangeOp.INSERT, null, bad, null, false, Position.parse("0".repeat(23) + "1"), 1,
+    WalChange refused = new WalChange(schema, ChangeOp.INSERT, null, bad, null, false,
+        Position.parse("0".repeat(23) + "1"), 1,
         true, 0, null, "p", 1);
-    WalChange next = new WalChange(schema, ChangeOp.INSERT, null, good, null, false, Position.parse("0".repeat(23) + "2"), 1, true,
+    WalChange next = new WalChange(schema, ChangeOp.INSERT, null, good, null, false,
+        Position.parse("0".repeat(23) + "2"), 1, true,
         0, null, "p", 2);
-    RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+    RuntimeException e = Assertions.assertThrows(RuntimeException.class,
         () -> writer.encode(refused));
     assertAll(
-        () -> assertTrue(e instanceof io.runnel.dsl.ValueInvalidException, "the type's own refusal: " + e),
+        () -> assertTrue(e instanceof ValueInvalidException, "the type's own refusal: " + e),
         () -> assertEquals(new String(ChangeEnvelope.encode(next.event(), schema.columnTypes()),
             StandardCharsets.UTF_8), new String(writer.encode(next), StandardCharsets.UTF_8),
             "nothing of the refused envelope leaks into the next"));
   }
 
   private static List<WalMessage.TupleValue> tuple(TableSchema schema,
-      java.util.function.IntFunction<@Nullable String> text) {
+      IntFunction<@Nullable String> text) {
     List<WalMessage.TupleValue> values = new ArrayList<>();
     for (int i = 0; i < schema.width(); i++) {
       String t = text.apply(i);
@@ -234,7 +239,7 @@ class EnvelopeWriterTest {
       if (key == null && old != null) {
         key = schema.keyOf(old);
       }
-    } catch (io.runnel.dsl.ValueInvalidException e) {
+    } catch (ValueInvalidException e) {
       // The assembler refuses such a change before it is written; here it still tests the writer's refusal.
       key = null;
     }
@@ -251,7 +256,7 @@ class EnvelopeWriterTest {
       try {
         type.parse(t);
         return t;
-      } catch (io.runnel.dsl.ValueInvalidException e) {
+      } catch (ValueInvalidException e) {
         // Draw again.
       }
     }

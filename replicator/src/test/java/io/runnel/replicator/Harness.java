@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -29,7 +30,7 @@ final class Harness implements AutoCloseable {
   final InProcessTransport bus;
   final BlockingQueue<ChangeEvent> events = new LinkedBlockingQueue<>();
   final BlockingQueue<PositionEvent> positions = new LinkedBlockingQueue<>();
-  final List<BusMessage> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final List<BusMessage> messages = new CopyOnWriteArrayList<>();
   final Replicator replicator;
   private final Map<String, EntityRef> refs = new HashMap<>();
 

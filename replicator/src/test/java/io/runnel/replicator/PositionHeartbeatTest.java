@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
-import io.runnel.protocol.Position;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.sql.Connection;

@@ -1,7 +1,9 @@
 package io.runnel.replicator;
 
 import io.runnel.dsl.ColumnType;
+import java.util.Locale;
 import java.util.Random;
+import java.util.UUID;
 
 /**
  * Random pgoutput text for a column type: mostly what PostgreSQL prints, sometimes other text the type accepts
@@ -46,7 +48,7 @@ final class RandomPgText {
     int day = r.nextInt(4) == 0 ? 28 + r.nextInt(4) : 1 + r.nextInt(28);
     int hour = r.nextInt(50) == 0 ? 24 : r.nextInt(24);
     int second = r.nextInt(50) == 0 ? 60 : r.nextInt(60);
-    StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d", year,
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d", year,
         month, day, hour, r.nextInt(60), second));
     if (r.nextBoolean()) {
       b.append('.');
@@ -114,9 +116,9 @@ final class RandomPgText {
   }
 
   private static String uuid(Random r) {
-    String t = new java.util.UUID(r.nextLong(), r.nextLong()).toString();
+    String t = new UUID(r.nextLong(), r.nextLong()).toString();
     return switch (r.nextInt(8)) {
-      case 0 -> t.toUpperCase(java.util.Locale.ROOT);
+      case 0 -> t.toUpperCase(Locale.ROOT);
       case 1 -> t.replace("-", "");
       case 2 -> "{" + t + "}";
       case 3 -> t.substring(1);

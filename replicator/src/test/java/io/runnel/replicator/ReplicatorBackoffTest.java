@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The replicator's redial backoff, driven instead of waited for: a replicator whose database refuses every connection
@@ -37,7 +38,7 @@ class ReplicatorBackoffTest {
       ReplicatorStats stats = r.stats();
       List<Duration> pauses = sleeper.pauses();
       long[] caps = {200, 400, 800, 1600, 1600, 1600, 1600, 1600};
-      List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
+      List<Executable> checks = new ArrayList<>();
       for (int i = 0; i < caps.length; i++) {
         long cap = caps[i];
         long ms = pauses.get(i).toMillis();

@@ -24,8 +24,10 @@ import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -204,20 +206,22 @@ class ReplicatorDecodeTest {
   void whileOnlyUnpublishedTablesAreWrittenTheSlotStillAdvancesSoItHoldsNoWal() throws Exception {
     String target;
     db.execute("INSERT INTO undeclared SELECT g, 'x' FROM generate_series(100, 1100) g");
-    try (var c = db.connect(); var s = c.createStatement(); var r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+    try (var c = db.connect(); var s = c.createStatement();
+        var r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
       r.next();
       target = r.getString(1);
     }
     Lsn wanted = Lsn.parse(target);
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     Lsn confirmed = Lsn.ZERO;
     while (confirmed.compareTo(wanted) < 0 && System.nanoTime() < deadline) {
       try (var c = db.connect(); var s = c.createStatement();
-          var r = s.executeQuery("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'decode'")) {
+          var r = s.executeQuery(
+              "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'decode'")) {
         r.next();
         confirmed = Lsn.parse(r.getString(1));
       }
-      java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50);
+      TimeUnit.MILLISECONDS.sleep(50);
     }
     assertTrue(confirmed.compareTo(wanted) >= 0, "the slot reached " + wanted + " from the keepalives: " + confirmed);
     assertTrue(h.events.isEmpty(), "no change of an unpublished table reached the bus");
@@ -261,7 +265,7 @@ class ReplicatorDecodeTest {
   }
 
   private static Map<String, Object> map(Object... kv) {
-    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < kv.length; i += 2) {
       m.put((String) kv[i], kv[i + 1]);
     }

@@ -13,6 +13,7 @@ import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -31,8 +32,9 @@ class ReplicatorMemoryTest {
   static final int ROWS = 300_000;
   static final long LIMIT = 64L * 1024 * 1024;
 
-  private static Lsn walPosition(TestDatabase db) throws java.sql.SQLException {
-    try (var c = db.connect(); var s = c.createStatement(); var r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+  private static Lsn walPosition(TestDatabase db) throws SQLException {
+    try (var c = db.connect(); var s = c.createStatement();
+        var r = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
       r.next();
       return Lsn.parse(r.getString(1));
     }

@@ -70,7 +70,8 @@ class ReplicatorMetersTest {
                 && counter(registry, "runnel_replicator_restarts") >= 1);
         refusing.refusing.set(false);
         ReplicatorRecoveryTest.await(() -> "the lag falls back to 0; now " + r.stats(), () ->
-            gauge(registry, "runnel_replicator_lag_bytes") == 0 && counter(registry, "runnel_replicator_published") >= 2);
+            gauge(registry, "runnel_replicator_lag_bytes") == 0
+                && counter(registry, "runnel_replicator_published") >= 2);
         assertAll(
             () -> assertEquals(1.0, streaming, "1 for the state it is in"),
             () -> assertEquals(0.0, standby, "0 for the others"),

@@ -16,7 +16,6 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
-import io.runnel.protocol.Position;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -34,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +61,7 @@ class ReplicatorNatsTest {
   /** What a consumer of {@code runnel.changes.>} heard: every message decoded, in bus order. */
   static final class Consumer {
     final BlockingQueue<BusMessage> messages = new LinkedBlockingQueue<>();
-    final List<String> subjects = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<String> subjects = new CopyOnWriteArrayList<>();
     final CountDownLatch reconnected = new CountDownLatch(1);
 
     Consumer(Transport bus) {
@@ -155,7 +156,8 @@ class ReplicatorNatsTest {
         NatsTransport publishing = connect(nats);
         NatsTransport consuming = connect(nats)) {
       db.execute("CREATE TABLE posts (id int PRIMARY KEY, title text, body text);"
-          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY (post_id, user_id));");
+          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY "
+              + "(post_id, user_id));");
       Consumer consumer = new Consumer(consuming);
       // A generous deadline: a flush that timed out on a busy machine would redeliver, and this test counts.
       try (Replicator r = replicator(db, "nats_mixed", publishing, Duration.ofSeconds(20))) {
@@ -220,11 +222,12 @@ class ReplicatorNatsTest {
         NatsTransport bus = connect(nats);
         NatsTransport other = connect(nats)) {
       db.execute("CREATE TABLE posts (id int PRIMARY KEY, title text, body text);"
-          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY (post_id, user_id));");
+          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY "
+              + "(post_id, user_id));");
       // The replicator's own process reads the bus on its connection; another process (a sync node) on another
       // connection, re-reading the table when told of a reconnect, as a consumer must (fan-out is at most once).
       Consumer local = new Consumer(bus);
-      Set<Integer> reread = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      Set<Integer> reread = ConcurrentHashMap.newKeySet();
       other.onReconnect(() -> reread.addAll(ids(db)));
       Consumer remote = new Consumer(other);
       try (Replicator r = replicator(db, "nats_restart", bus, Duration.ofSeconds(2))) {

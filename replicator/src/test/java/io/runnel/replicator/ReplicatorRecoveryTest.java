@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
-import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
-import io.runnel.protocol.Position;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
@@ -48,7 +48,8 @@ class ReplicatorRecoveryTest {
       events++;
       String before = lsnByKey.putIfAbsent(key(e), e.lsn().toString());
       if (before != null) {
-        assertEquals(before, e.lsn().toString(), "a redelivered change of key " + key(e) + " carries the identical lsn");
+        assertEquals(before, e.lsn().toString(), "a redelivered change of key " + key(e)
+            + " carries the identical lsn");
       } else {
         int id = Integer.parseInt(key(e));
         missing -= id >= from && id <= to ? 1 : 0;
@@ -82,7 +83,8 @@ class ReplicatorRecoveryTest {
         for (ChangeEvent e : h.take(1000)) {
           seen.put(key(e), e.lsn().toString());
         }
-        db.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'kill_walsender'");
+        db.execute(
+            "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'kill_walsender'");
         int events = collect(h, seen, 1, 40_000) + 1000;
         assertAll(
             () -> assertTrue(h.replicator.stats().restarts() >= 1, "the stream was redialled"),
@@ -203,7 +205,7 @@ class ReplicatorRecoveryTest {
         ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
       r.next();
       return Lsn.parse(r.getString(1));
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new AssertionError(e);
     }
   }
@@ -214,7 +216,7 @@ class ReplicatorRecoveryTest {
             + "refusing_bus'")) {
       r.next();
       return Lsn.parse(r.getString(1));
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new AssertionError(e);
     }
   }

@@ -22,6 +22,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class SlotGuardTest {
       s.setString(1, slot);
       try (ResultSet r = s.executeQuery()) {
         assertTrue(r.next(), "a state row for slot " + slot);
-        return java.util.Arrays.asList(r.getString(1), r.getString(2), r.getString(3));
+        return Arrays.asList(r.getString(1), r.getString(2), r.getString(3));
       }
     }
   }
@@ -103,7 +104,8 @@ class SlotGuardTest {
 
   @Test
   void retentionBelowTheMinimumIsWarnedAndMetered(@TempDir Path dir) throws Exception {
-    try (DedicatedPostgres pg = DedicatedPostgres.start(dir.resolve("data"), Map.of("max_slot_wal_keep_size", "64MB"))) {
+    try (DedicatedPostgres pg = DedicatedPostgres.start(dir.resolve("data"),
+        Map.of("max_slot_wal_keep_size", "64MB"))) {
       try (Connection c = pg.connect(); Statement s = c.createStatement()) {
         s.execute(ReplicatorRecoveryTest.TABLE);
       }

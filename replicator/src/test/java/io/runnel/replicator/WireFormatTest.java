@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.EntityRef;
+import io.runnel.dsl.PgNumeric;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
@@ -35,7 +36,8 @@ class WireFormatTest {
         () -> assertEquals("00000016b374d848", l.hex16()),
         () -> assertEquals("00000016b374d84800000001", l.row(1).toString()),
         () -> assertEquals("00000016b374d8480000002a", l.row(42).toString()),
-        () -> assertEquals("00000016b374d84800000000", l.point().toString(), "a point sorts before every row of its commit"),
+        () -> assertEquals("00000016b374d84800000000", l.point().toString(),
+            "a point sorts before every row of its commit"),
         () -> assertTrue(l.point().compareTo(l.row(1)) < 0),
         () -> assertEquals(l, l.row(7).lsn()),
         () -> assertEquals(l, Lsn.parse("00000016b374d848")),
@@ -62,7 +64,7 @@ class WireFormatTest {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put("id", 9007199254740993L);
     values.put("title", null);
-    values.put("n", io.runnel.dsl.PgNumeric.parse("0.10"));
+    values.put("n", PgNumeric.parse("0.10"));
     ChangeEvent e = new ChangeEvent.Update("public.posts", "posts", "9007199254740993", Row.of(values),
         Row.of(Map.of("id", 1L)), List.of("body"), false, Position.parse("00000016b374d84800000001"), 4_000_000_000L,
         true, 1_732_880_000_000L, "0123456789abcdef0123456789abcdef", "abcd", 7);
@@ -71,7 +73,8 @@ class WireFormatTest {
     byte[] bytes = ChangeEnvelope.encode(e, types);
     JsonObject json = (JsonObject) Json.parse(new String(bytes, StandardCharsets.UTF_8));
     assertAll(
-        () -> assertEquals(List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
+        () -> assertEquals(
+            List.of("v", "kind", "table", "entity", "op", "key", "row", "old", "omitted", "lsn", "xid", "last",
             "commitTime", "write", "producer", "seq", "source"), List.copyOf(json.members().keySet())),
         () -> assertEquals("{\"id\":\"9007199254740993\",\"title\":null,\"n\":\"0.10\"}", Json.write(json.get("row")),
             "values as docs/protocol.md spells them"),
@@ -82,7 +85,7 @@ class WireFormatTest {
   @Test
   void anOversizedChangeKeepsOnlyItsKeyNamesEveryOtherColumnAndRoundTrips() {
     ChangeEvent.Update whole = new ChangeEvent.Update("public.posts", "posts", "7",
-        Row.of(Map.of("id", 7L, "title", "long text", "n", io.runnel.dsl.PgNumeric.parse("1"))),
+        Row.of(Map.of("id", 7L, "title", "long text", "n", PgNumeric.parse("1"))),
         Row.of(Map.of("id", 6L)), List.of(), false, Position.parse("00000016b374d84800000002"), 5, false, 1L, null,
         "abcd", 8);
     ChangeEvent.Update cut = whole.keyOnly(List.of("id"), List.of("id", "title", "n"));
@@ -114,7 +117,8 @@ class WireFormatTest {
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
             () -> ChangeEnvelope.decode("{\"v\":2}".getBytes(StandardCharsets.UTF_8), n -> null)).code()),
         () -> assertEquals(ErrorCode.X_INPUT_INVALID, assertThrows(RunnelException.class,
-            () -> ChangeEnvelope.decode("{\"v\":1,\"table\":\"t\"}".getBytes(StandardCharsets.UTF_8), n -> null)).code()));
+            () -> ChangeEnvelope.decode("{\"v\":1,\"table\":\"t\"}".getBytes(StandardCharsets.UTF_8), n -> null))
+                .code()));
   }
 
   @Test
@@ -136,7 +140,8 @@ class WireFormatTest {
         assertThrows(RunnelException.class, () -> ChangeEnvelope.decode(
             (head + m.getValue() + tail).getBytes(StandardCharsets.UTF_8), n -> null), m.getKey()).code())));
     assertEquals(new ChangeEvent.Truncate("public.posts", null, Position.parse("00000016b374d84800000001"), 5, true,
-        1L, null, "abcd", 1), ChangeEnvelope.decode((head + truncate + tail).getBytes(StandardCharsets.UTF_8), n -> null),
+        1L, null, "abcd", 1),
+        ChangeEnvelope.decode((head + truncate + tail).getBytes(StandardCharsets.UTF_8), n -> null),
         "a truncate as the replicator writes it");
   }
 

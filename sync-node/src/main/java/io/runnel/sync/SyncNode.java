@@ -1,11 +1,12 @@
 package io.runnel.sync;
 
+import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
-import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.websocket.WsConfig;
 import io.helidon.webserver.websocket.WsRouting;
@@ -37,12 +38,15 @@ import io.runnel.sync.socket.SocketEndpoint;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.time.Sleeper;
 import io.runnel.time.Threads;
+import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -52,6 +56,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
@@ -146,8 +151,8 @@ public final class SyncNode implements AutoCloseable {
     }
     try {
       http.start();
-    } catch (java.sql.SQLException e) {
-      throw new io.runnel.wire.ConfigInvalidException(
+    } catch (SQLException e) {
+      throw new ConfigInvalidException(
           "The node could not create runnel.idempotency: " + e.getMessage(),
           "Grant the node's database role CREATE on the database, or create the table with the DDL in docs/writes.md.");
     }
@@ -203,7 +208,7 @@ public final class SyncNode implements AutoCloseable {
     ready = true;
   }
 
-  private static void json(io.helidon.webserver.http.ServerResponse res, Status status, JsonObject body) {
+  private static void json(ServerResponse res, Status status, JsonObject body) {
     res.status(status);
     res.header(HeaderNames.CONTENT_TYPE, "application/json");
     res.send(body.toString());
@@ -212,7 +217,7 @@ public final class SyncNode implements AutoCloseable {
   private void sweepIdempotency() {
     try {
       sweepIdempotencyRows();
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       System.getLogger(SyncNode.class.getName()).log(System.Logger.Level.WARNING,
           "Sweeping idempotency rows failed (retried at the next sweep): SQLState " + e.getSQLState());
     } catch (RuntimeException e) {
@@ -228,7 +233,7 @@ public final class SyncNode implements AutoCloseable {
    * @return how many rows were deleted
    * @throws java.sql.SQLException when the database fails
    */
-  public long sweepIdempotencyRows() throws java.sql.SQLException {
+  public long sweepIdempotencyRows() throws SQLException {
     return http.sweep();
   }
 
@@ -342,7 +347,7 @@ public final class SyncNode implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private SocketLimits limits = SocketLimits.DEFAULTS;
     private AdmissionLimits admissionLimits = AdmissionLimits.DEFAULTS;
-    private java.util.function.LongSupplier nanos = System::nanoTime;
+    private LongSupplier nanos = System::nanoTime;
     private String nodeId = UUID.randomUUID().toString().substring(0, 8);
     private Duration heartbeat = Duration.ofSeconds(10);
     private Duration grantCheck = GrantKeeper.DEFAULT_EVERY;
@@ -449,7 +454,7 @@ public final class SyncNode implements AutoCloseable {
      *
      * @throws IllegalArgumentException for an entry that is not an http(s) origin
      */
-    public Builder allowedOrigins(java.util.Collection<String> origins) {
+    public Builder allowedOrigins(Collection<String> origins) {
       this.origins = Origins.of(origins);
       return this;
     }
@@ -585,7 +590,7 @@ public final class SyncNode implements AutoCloseable {
      * are measured on it, so a wall clock that jumps (NTP, a VM resumed) neither closes quiet sockets nor opens a
      * flood's gate. Tests pass a manual one ({@code ManualClock::nanos}).
      */
-    public Builder monotonic(java.util.function.LongSupplier nanoTime) {
+    public Builder monotonic(LongSupplier nanoTime) {
       this.nanos = Objects.requireNonNull(nanoTime, "nanoTime");
       return this;
     }

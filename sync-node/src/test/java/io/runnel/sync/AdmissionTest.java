@@ -20,7 +20,9 @@ import io.runnel.sync.socket.AdmissionLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
+import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -226,7 +228,8 @@ class AdmissionTest {
           () -> assertEquals(2, atBob.stream().filter(f -> t(f).equals("snapshot")).count(),
               "the tenant's six: ada holds four, so bob gets two"),
           () -> assertTrue(atBob.stream().filter(f -> t(f).equals("refuse"))
-              .allMatch(f -> str(f, "code").equals("X_SUBSCRIPTION_LIMIT") && str(f, "cause").contains("organisation"))));
+              .allMatch(f -> str(f, "code").equals("X_SUBSCRIPTION_LIMIT")
+                  && str(f, "cause").contains("organisation"))));
       ada1.close();
       ada2.close();
       bob.close();
@@ -341,11 +344,11 @@ class AdmissionTest {
     return out;
   }
 
-  static JsonObject frame(RawSocket c) throws java.io.IOException {
-    return (JsonObject) io.runnel.wire.Json.parse(c.read());
+  static JsonObject frame(RawSocket c) throws IOException {
+    return (JsonObject) Json.parse(c.read());
   }
 
-  static List<JsonObject> frames(RawSocket c, int n) throws java.io.IOException {
+  static List<JsonObject> frames(RawSocket c, int n) throws IOException {
     List<JsonObject> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       out.add(frame(c));

@@ -110,7 +110,8 @@ class AppRoutesTest {
     HttpResponse<String> missing = get("/nothing-here");
     assertAll(
         () -> assertEquals("{\"status\":\"up\"}", health.body(), "Runnel's health route answers"),
-        () -> assertEquals(401, mutate.statusCode(), "Runnel's mutate route answers (no credentials): " + mutate.body()),
+        () -> assertEquals(401, mutate.statusCode(), "Runnel's mutate route answers (no credentials): "
+            + mutate.body()),
         () -> assertTrue(appSaw.isEmpty(), "the app's handlers never saw Runnel's paths: " + appSaw),
         () -> assertEquals(404, missing.statusCode()));
   }

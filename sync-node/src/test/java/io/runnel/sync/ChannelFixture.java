@@ -20,6 +20,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -107,9 +109,9 @@ final class ChannelFixture implements AutoCloseable {
    * Sends a {@code hello} and returns the frames that came before its answer: every frame the node queued on this
    * socket before it read the hello (so the frames sent before it were all handled).
    */
-  static java.util.List<JsonObject> until(SocketClient c) throws InterruptedException {
+  static List<JsonObject> until(SocketClient c) throws InterruptedException {
     c.send("{\"t\":\"hello\",\"v\":1}");
-    java.util.List<JsonObject> before = new java.util.ArrayList<>();
+    List<JsonObject> before = new ArrayList<>();
     for (JsonObject f = c.next(); !SyncNodeTest.t(f).equals("hello"); f = c.next()) {
       before.add(f);
     }

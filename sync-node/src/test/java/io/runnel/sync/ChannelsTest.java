@@ -15,6 +15,7 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -62,7 +63,7 @@ class ChannelsTest {
   static List<String> leaves(JsonObject frame) {
     List<String> out = new ArrayList<>();
     for (JsonValue v : ((JsonArray) frame.get("leaves")).elements()) {
-      out.add(((io.runnel.wire.JsonString) v).value());
+      out.add(((JsonString) v).value());
     }
     return out;
   }
@@ -227,7 +228,8 @@ class ChannelsTest {
     for (SocketClient c : List.of(a, b, other, a)) {
       assertEquals("presence", t(c.next()));
     }
-    HttpResponse<String> sent = f.event("cy@acme", "room.e1", event("typing", "{\"text\":\"hi\",\"n\":\"9007199254740993\"}"));
+    HttpResponse<String> sent = f.event("cy@acme", "room.e1",
+        event("typing", "{\"text\":\"hi\",\"n\":\"9007199254740993\"}"));
     JsonObject atA = a.next();
     JsonObject atB = b.next();
     HttpResponse<String> dotted = f.event("cy@acme", "room.a%2Eb", event("typing", "null"));

@@ -38,6 +38,7 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,6 +65,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -372,7 +374,7 @@ class GrantRefreshTest {
     AtomicInteger calls = new AtomicInteger();
     directory.refreshes.put("ed", current -> {
       if (calls.incrementAndGet() == 1) {
-        throw new java.io.IOException("the user directory is down");
+        throw new IOException("the user directory is down");
       }
       return new Grant(DEMOTED, current.expiresAt());
     });
@@ -405,7 +407,7 @@ class GrantRefreshTest {
     AtomicInteger calls = new AtomicInteger();
     directory.refreshes.put("ed", current -> {
       if (calls.incrementAndGet() <= 2) {
-        throw new java.io.IOException("the user directory is down");
+        throw new IOException("the user directory is down");
       }
       return new Grant(EDITOR, clock.millis() + Duration.ofHours(1).toMillis());
     });
@@ -431,7 +433,7 @@ class GrantRefreshTest {
     Client c = connectAs("ed");
     sub(c, "all", "allNotes");
     directory.refreshes.put("ed", current -> {
-      throw new java.io.IOException("the user directory is down");
+      throw new IOException("the user directory is down");
     });
     clock.advance(Duration.ofSeconds(41));
     awaitMetric(FAILURES, 1);
@@ -547,9 +549,9 @@ class GrantRefreshTest {
   @Test
   void theNodeRefusesAGrantCheckIntervalUnderOneMillisecondAndANegativeGrace() {
     assertAll(
-        () -> org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Assertions.assertThrows(IllegalArgumentException.class,
             () -> SyncNode.builder().grantCheck(Duration.ZERO)),
-        () -> org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Assertions.assertThrows(IllegalArgumentException.class,
             () -> SyncNode.builder().grantGrace(Duration.ofSeconds(-1))));
   }
 }

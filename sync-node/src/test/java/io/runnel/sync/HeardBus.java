@@ -2,6 +2,7 @@ package io.runnel.sync;
 
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.ChannelMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -41,7 +42,7 @@ final class HeardBus implements ChannelBus {
   }
 
   @Override
-  public void flush(java.time.Duration deadline) {
+  public void flush(Duration deadline) {
     bus.flush(deadline);
   }
 

@@ -4,6 +4,7 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.Nullable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -171,7 +172,7 @@ final class HostileClient implements Callable<Void> {
         }
       }
     } catch (IOException e) {
-      tally.add("ended:" + (e instanceof java.io.EOFException ? "EOF" : "reset"));
+      tally.add("ended:" + (e instanceof EOFException ? "EOF" : "reset"));
     } finally {
       ended = true;
       try {

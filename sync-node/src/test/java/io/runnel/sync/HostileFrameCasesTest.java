@@ -23,6 +23,10 @@ import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -327,9 +331,9 @@ class HostileFrameCasesTest {
   /** Reads a node's {@code /metrics}. */
   record Metrics(int port) {
     String scrape() throws Exception {
-      return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-          java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
     }
   }
 }

@@ -5,6 +5,7 @@ import io.runnel.wire.JsonString;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -345,10 +346,10 @@ final class HostileFrames {
     int from = 0;
     for (int i = 1; i < n && from < bytes.length; i++) {
       int to = from + r.nextInt(bytes.length - from + 1);
-      parts.add(java.util.Arrays.copyOfRange(bytes, from, to));
+      parts.add(Arrays.copyOfRange(bytes, from, to));
       from = to;
     }
-    parts.add(java.util.Arrays.copyOfRange(bytes, from, bytes.length));
+    parts.add(Arrays.copyOfRange(bytes, from, bytes.length));
     return new Fragments(opcode, parts, bytes.length > LIMIT);
   }
 
@@ -380,7 +381,7 @@ final class HostileFrames {
       }
       case 3 -> {
         byte[] header = RawSocket.frame(RawSocket.TEXT, true, new byte[LIMIT + 1]);
-        yield new Violation("a frame over the limit", java.util.Arrays.copyOf(header, 14 + 1024));
+        yield new Violation("a frame over the limit", Arrays.copyOf(header, 14 + 1024));
       }
       case 4 -> new Violation("a ping of 200 bytes", RawSocket.frame(RawSocket.PING, true, new byte[200]));
       default -> new Violation("a close with a one-byte body", RawSocket.frame(RawSocket.CLOSE, true, new byte[] {3}));

@@ -32,9 +32,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -214,14 +217,14 @@ class HostileInputTest {
   /** Commits random changes to {@code notes} of orgs acme and evil, counting the commits that touch acme's rows. */
   static final class NotesWriter {
     private final LiveFixtureAccess fixture;
-    private final java.util.SplittableRandom r;
-    private final java.util.TreeMap<Integer, String> orgs = new java.util.TreeMap<>();
+    private final SplittableRandom r;
+    private final TreeMap<Integer, String> orgs = new TreeMap<>();
     private int acmeCommits;
     private int version;
 
     NotesWriter(LiveFixtureAccess fixture, long seed) {
       this.fixture = fixture;
-      this.r = new java.util.SplittableRandom(seed ^ 0x5eed);
+      this.r = new SplittableRandom(seed ^ 0x5eed);
     }
 
     /** Twenty rows of each org. */
@@ -243,7 +246,7 @@ class HostileInputTest {
       StringBuilder sql = new StringBuilder();
       boolean acme = false;
       int n = 1 + r.nextInt(3);
-      java.util.Set<Integer> touched = new java.util.HashSet<>();
+      Set<Integer> touched = new HashSet<>();
       for (int i = 0; i < n; i++) {
         int id = 1 + r.nextInt(80);
         if (!touched.add(id)) {

@@ -77,7 +77,8 @@ class LagReadinessTest {
         .replicator(replicator::stats).lagDegraded(THRESHOLD).build();
     node.start();
     try {
-      LiveFixtureAccess.await("the replicator streams", () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
+      LiveFixtureAccess.await("the replicator streams",
+          () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
       db.execute("INSERT INTO notes VALUES (1, 'acme', 'then quiet')");
       LiveFixtureAccess.await("the node has an asOf", () -> node.stats().asOf().isPresent());
       // Quiet for twice the threshold: heartbeats keep the asOf moving.

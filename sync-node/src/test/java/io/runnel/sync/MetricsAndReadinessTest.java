@@ -65,7 +65,8 @@ class MetricsAndReadinessTest {
     replicator = Replicator.builder().database(DatabaseUrl.parse("test", db.jdbcUrl())).slot("observed")
         .publication("observed").entities(List.of(SyncNodeTest.NOTES_ENTITY)).transport(bus).meters(registry).build();
     replicator.start();
-    LiveFixtureAccess.await("the replicator streams", () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
+    LiveFixtureAccess.await("the replicator streams",
+        () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
     node = SyncNode.builder().declarations(SyncNodeTest.DECLARATIONS).transport(bus).dataSource(pool)
         .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).listen("127.0.0.1", 0)
         .meters(registry).replicator(replicator::stats).build();

@@ -49,6 +49,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -539,7 +540,7 @@ class RecordsChannelsTest {
           () -> assertEquals("gap", t(first)),
           () -> assertTrue(dropped >= 1, "records frames were dropped for the slow socket"),
           () -> assertTrue(!records.isEmpty() && records.size() < 81, "some frames came, not all: " + seqs),
-          () -> assertEquals(java.util.stream.LongStream.rangeClosed(1, records.size()).boxed().toList(), seqs,
+          () -> assertEquals(LongStream.rangeClosed(1, records.size()).boxed().toList(), seqs,
               "the frames that came are in order, with no hole before the gap"),
           () -> assertEquals(str(first, "epoch"), str(gap, "epoch"), "a socket's own loss keeps the epoch"),
           () -> assertEquals(List.of("records"), kinds(held), "frames after the gap flow again"),

@@ -1,6 +1,5 @@
 package io.runnel.sync;
 
-import static io.runnel.sync.ChannelFixture.until;
 import static io.runnel.sync.SyncNodeTest.str;
 import static io.runnel.sync.SyncNodeTest.t;
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -341,7 +340,8 @@ class SlotLossTest {
               "the fix says how to size max_slot_wal_keep_size"),
           () -> assertTrue(scrape.contains("runnel_replicator_slot_lost_total 1.0"), scrape),
           () -> assertTrue(lastHello.get("lagMs") instanceof JsonNumber, "hello says the lag: " + lastHello),
-          () -> assertTrue(Position.parse(str(lastHello, "lsn")).compareTo(lostWrite.point()) >= 0, "a write committed in the lost"
+          () -> assertTrue(Position.parse(str(lastHello, "lsn")).compareTo(lostWrite.point()) >= 0,
+              "a write committed in the lost"
               + " range settles: hello's lsn " + str(lastHello, "lsn") + " passed its answer " + lostWrite.point()),
           () -> assertTrue(lastHello.get("asOf") instanceof JsonNumber, "hello says as of when: " + lastHello),
           () -> assertNotEquals(0, node.stats().live().gaps(), "the node saw the new producer as a gap"));

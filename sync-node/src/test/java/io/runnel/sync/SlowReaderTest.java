@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
@@ -48,7 +49,7 @@ class SlowReaderTest {
   private static ChannelFixture node(TestDatabase db, int dropsBeforeClose, Duration sendDeadline) {
     return new ChannelFixture(db, b -> b.socketSendBuffer(8192)
         .limits(new SocketLimits(256 * 1024, 16 * 1024, dropsBeforeClose, Duration.ofSeconds(120), sendDeadline))
-        .channelLimits(io.runnel.sync.channel.ChannelLimits.DEFAULTS.withEventRate(1000, 1000)));
+        .channelLimits(ChannelLimits.DEFAULTS.withEventRate(1000, 1000)));
   }
 
   @AfterAll

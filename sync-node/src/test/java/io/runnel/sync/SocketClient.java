@@ -7,6 +7,7 @@ import io.runnel.wire.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -28,10 +29,10 @@ public class SocketClient implements WebSocket.Listener {
   /** A socket to the node on {@code port}, upgrading with {@code headers}. */
   public static SocketClient open(int port, Map<String, String> headers) {
     SocketClient c = new SocketClient();
-    WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30));
+    WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30));
     headers.forEach(b::header);
     c.ws = b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
     return c;
   }
 

@@ -15,7 +15,6 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
-import io.runnel.sync.socket.AdmissionLimits;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
@@ -45,7 +44,8 @@ import org.junit.jupiter.api.Test;
 class StalledReaderTest {
 
   static final int OTHERS = 500;
-  static final EntityRef ITEMS = EntityRef.of("feed_items").key("id").columns(c -> c.int4("id").text("org").text("body"));
+  static final EntityRef ITEMS = EntityRef.of("feed_items").key("id")
+      .columns(c -> c.int4("id").text("org").text("body"));
   static final Entity ITEMS_ENTITY = Entity.of(ITEMS).table("public.feed_items").tenant("org");
   static final QueryRef<NoInput> FEED = QueryRef.live("feed", NoInput.CODEC,
       in -> select(ITEMS).orderBy(desc("id")).limit(2));
@@ -124,9 +124,9 @@ class StalledReaderTest {
       for (int i = 0; i < OTHERS; i++) {
         Counting c = new Counting();
         // One reader each: an actor may hold 16 sockets (AdmissionLimits).
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
             .header("Authorization", "Bearer " + SyncNodeTest.token("reader-" + i, "acme")).buildAsync(uri, c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
         ws.sendText("{\"t\":\"sub\",\"sid\":\"f\",\"q\":\"feed\",\"in\":{}}", true).join();
         others.add(c);
         sockets.add(ws);
@@ -148,7 +148,8 @@ class StalledReaderTest {
       try {
         await("the stalled socket is cut", () -> node.sockets() == OTHERS, 30);
       } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + ": dropped " + node.framesDropped() + ", sockets " + node.sockets(), e);
+        throw new AssertionError(e.getMessage() + ": dropped " + node.framesDropped() + ", sockets " + node.sockets(),
+            e);
       }
       assertAll(
           () -> assertTrue(node.framesDropped() > 0, "frames were dropped for the stalled socket"),

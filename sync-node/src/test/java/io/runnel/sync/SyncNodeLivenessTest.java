@@ -56,7 +56,8 @@ class SyncNodeLivenessTest {
     db.execute("CREATE TABLE big_rows (id int PRIMARY KEY, org text, body text)");
     fixture = LiveFixtureAccess.start(db, "liveness", List.of(ROWS_ENTITY));
     node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
-        .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).clock(clock).monotonic(clock::nanos).listen("127.0.0.1", 0)
+        .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).clock(clock).monotonic(clock::nanos)
+            .listen("127.0.0.1", 0)
         .limits(new SocketLimits(256 * 1024, 64 * 1024, 32, Duration.ofSeconds(120), Duration.ofSeconds(10)))
         .build();
     node.start();
@@ -78,10 +79,10 @@ class SyncNodeLivenessTest {
         return null;
       }
     };
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("quiet", "q-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
     c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"bigRows\",\"in\":{}}");
     assertEquals("snapshot", SyncNodeTest.t(c.next()));
     for (int beat = 0; beat < 30; beat++) {
@@ -97,10 +98,10 @@ class SyncNodeLivenessTest {
   @Test
   void aFrameFloodIsRefusedWithItsCodeAndTheSocketKeepsServingAfterTheBucketRefills() throws Exception {
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
     for (int i = 0; i < 300; i++) {
       c.send("{\"t\":\"hello\",\"v\":1}");
     }
@@ -130,10 +131,10 @@ class SyncNodeLivenessTest {
   void aSnapshotOfTenThousandRowsLargerThanTheOutboundBoundArrivesWhole() throws Exception {
     fixture.commit("INSERT INTO big_rows SELECT g, 'big-org', repeat('x', 40) FROM generate_series(1, 10000) g");
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + SyncNodeTest.token("big", "big-org"))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
     c.send("{\"t\":\"sub\",\"sid\":\"all\",\"q\":\"bigRows\",\"in\":{}}");
     JsonObject snapshot = c.next();
     assertAll(

@@ -4,7 +4,6 @@ import static io.runnel.dsl.Dsl.asc;
 import static io.runnel.dsl.Dsl.select;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
@@ -25,7 +24,10 @@ import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -33,15 +35,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,15 +85,15 @@ class SyncNodeTest {
   }
 
   SocketClient connect(String token) {
-    return SocketClient.open(node.port(), java.util.Map.of("Authorization", "Bearer " + token));
+    return SocketClient.open(node.port(), Map.of("Authorization", "Bearer " + token));
   }
 
   static String t(JsonObject frame) {
-    return ((io.runnel.wire.JsonString) frame.get("t")).value();
+    return ((JsonString) frame.get("t")).value();
   }
 
   static String str(JsonObject frame, String field) {
-    return ((io.runnel.wire.JsonString) frame.get(field)).value();
+    return ((JsonString) frame.get(field)).value();
   }
 
   @Test
@@ -113,7 +112,7 @@ class SyncNodeTest {
         () -> assertEquals("test-node", str(hello, "node")),
         () -> assertEquals("snapshot", t(snapshot)),
         () -> assertEquals("s1", str(snapshot, "sid")),
-        () -> assertEquals(1, ((io.runnel.wire.JsonArray) snapshot.get("records")).size()),
+        () -> assertEquals(1, ((JsonArray) snapshot.get("records")).size()),
         () -> assertEquals("patch", t(patch)),
         () -> assertTrue(patch.toString().contains("\"key\":\"2\""), patch.toString()),
         () -> assertTrue(!patch.toString().contains("hidden"), "another tenant's row never arrives"));
@@ -224,9 +223,9 @@ class SyncNodeTest {
         + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
     SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30))
+    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
         .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();
     String reused = rawUpgrade(null, "/v1/sync?ticket=" + ticket, null);
@@ -267,10 +266,10 @@ class SyncNodeTest {
       }
       assertTrue(head.toString().startsWith("HTTP/1.1 101"), head.toString());
       // A masked text frame announcing 300 KiB (RFC 6455, 5.2): FIN+text, mask bit and 127, then a 64-bit length.
-      java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream frame = new ByteArrayOutputStream();
       frame.write(0x81);
       frame.write(0x80 | 127);
-      frame.write(java.nio.ByteBuffer.allocate(8).putLong(300L * 1024).array());
+      frame.write(ByteBuffer.allocate(8).putLong(300L * 1024).array());
       frame.write(new byte[] {1, 2, 3, 4});
       frame.write(new byte[1024]);
       out.write(frame.toByteArray());

@@ -2,6 +2,7 @@ package io.runnel.sync;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
@@ -51,7 +52,7 @@ final class WatchingClient implements WebSocket.Listener {
         .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), c).orTimeout(30, TimeUnit.SECONDS).join();
     c.ws.sendText("{\"t\":\"sub\",\"sid\":\"w\",\"q\":\"" + query + "\",\"in\":{}}", true).join();
     // The hello is answered at once, the snapshot once the window's read lands: wait for the snapshot itself.
-    io.runnel.sync.live.LiveFixtureAccess.await("the snapshot arrives",
+    LiveFixtureAccess.await("the snapshot arrives",
         () -> c.snapshots() > 0 || !c.problems().isEmpty());
     return c;
   }

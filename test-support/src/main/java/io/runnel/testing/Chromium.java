@@ -72,7 +72,9 @@ public final class Chromium implements AutoCloseable {
     return override == null || override.isBlank() ? DEBIAN_CHROMIUM : Path.of(override);
   }
 
-  /** A new browser context: its own cookies, storage (IndexedDB, localStorage) and Web Locks; pages in it share them. */
+  /**
+   * A new browser context: its own cookies, storage (IndexedDB, localStorage) and Web Locks; pages in it share them.
+   */
   public BrowserContext newContext() {
     return browser.newContext();
   }

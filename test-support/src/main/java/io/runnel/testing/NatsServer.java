@@ -1,6 +1,7 @@
 package io.runnel.testing;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -25,11 +26,11 @@ import org.junit.jupiter.api.Assumptions;
  * port, or the machine's shared one on {@code 127.0.0.1:4222} ({@link #sharedUrl}).
  *
  * <p>The binary is {@code RUNNEL_NATS_SERVER} when set, else {@code nats-server} on the {@code PATH}, in
- * {@code /usr/sbin} or {@code /usr/bin}. A test's own server runs {@code nats-server -js -a 127.0.0.1 -p <port> -sd <dir>/store -c <dir>/nats.conf}
- * (the first start picks a free port, later starts reuse it), is ready when its log says so, and is stopped by its
- * PID. When the binary is missing, or nothing listens on 4222 for a test that uses the shared server, the test is
- * skipped with the reason, unless the environment variable {@code CI} is set: then it fails, so CI never passes
- * by skipping the bus.
+ * {@code /usr/sbin} or {@code /usr/bin}. A test's own server runs
+ * {@code nats-server -js -a 127.0.0.1 -p <port> -sd <dir>/store -c <dir>/nats.conf} (the first start picks a free port,
+ * later starts reuse it), is ready when its log says so, and is stopped by its PID. When the binary is missing, or
+ * nothing listens on 4222 for a test that uses the shared server, the test is skipped with the reason, unless the
+ * environment variable {@code CI} is set: then it fails, so CI never passes by skipping the bus.
  *
  * <pre>{@code
  * try (NatsServer nats = NatsServer.start(dir, Map.of("max_payload", "2048"))) {
@@ -113,7 +114,7 @@ public final class NatsServer implements AutoCloseable {
       }
       missing("RUNNEL_NATS_SERVER names " + override + ", which is not an executable nats-server.");
     }
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!dir.isEmpty()) {
         candidates.add(Path.of(dir, "nats-server"));
       }

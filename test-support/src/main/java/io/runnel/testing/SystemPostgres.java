@@ -1,9 +1,11 @@
 package io.runnel.testing;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.sql.Connection;
@@ -233,10 +235,10 @@ public final class SystemPostgres implements AutoCloseable {
     try {
       Path log = home.resolve("postgres.log");
       if (Files.exists(log)) {
-        Files.copy(log, dir.resolve("postgres.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(log, dir.resolve("postgres.log"), StandardCopyOption.REPLACE_EXISTING);
       }
       try (Stream<Path> all = Files.walk(home)) {
-        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
           Files.deleteIfExists(p);
         }
       }
@@ -257,7 +259,7 @@ public final class SystemPostgres implements AutoCloseable {
 
   /** A port free on 127.0.0.1 now. */
   public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }

@@ -16,8 +16,8 @@ import org.teavm.jso.JSObject;
 
 /**
  * The object a bundle's {@code connect({url, credentials})} answers: a {@link PageClient} over the browser's ports,
- * as the page's JavaScript calls it ({@code docs/dsl.md}, "The app's client bundle"). Inputs are JavaScript values (sent
- * through {@code JSON.stringify}); listeners hear plain objects (built by {@code JSON.parse}).
+ * as the page's JavaScript calls it ({@code docs/dsl.md}, "The app's client bundle"). Inputs are JavaScript values
+ * (sent through {@code JSON.stringify}); listeners hear plain objects (built by {@code JSON.parse}).
  *
  * <pre>{@code
  * const runnel = connect({ url: location.origin, credentials: async ({ refresh }) => token });

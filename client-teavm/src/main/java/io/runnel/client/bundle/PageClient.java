@@ -18,7 +18,6 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.client.store.ClientRecord;
 import io.runnel.dsl.EntityRef;
 import io.runnel.protocol.PresenceMember;
-import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
@@ -164,8 +163,8 @@ public final class PageClient {
   }
 
   /**
-   * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and at
-   * every change, until the subscription is cancelled.
+   * {@code onState} hears {@code {"state": "connecting"|"online"|"offline"|"closed", "epoch", "reconnectAt"?}} now and
+   * at every change, until the subscription is cancelled.
    */
   public Subscription connection(Consumer<String> onState) {
     Objects.requireNonNull(onState, "onState");

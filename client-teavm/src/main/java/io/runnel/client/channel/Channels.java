@@ -26,10 +26,10 @@ import java.util.function.Consumer;
  * The page's channel topics on its one socket ({@code docs/protocol.md}, {@code join}/{@code leave} and the topic
  * frames), made only by the {@link ChannelHub.Factory} that registering a channel installs. Handles of one topic
  * share it (one {@code join}, one roster, one hold on its records); every held topic is joined again on each
- * connection and its {@code join} repeated with each heartbeat, presence meta included. A records channel's catch-up query is read here over HTTP
- * ({@code GET /v1/query/{query}?input=<params as JSON>}, with the bearer token when there is one; a 401 asks once for
- * a refreshed token); no network, 401, 408, 429, 5xx and a body that does not read are tried again at the next
- * heartbeat, any other answer fails the channel with the node's error.
+ * connection and its {@code join} repeated with each heartbeat, presence meta included. A records channel's catch-up
+ * query is read here over HTTP ({@code GET /v1/query/{query}?input=<params as JSON>}, with the bearer token when there
+ * is one; a 401 asks once for a refreshed token); no network, 401, 408, 429, 5xx and a body that does not read are
+ * tried again at the next heartbeat, any other answer fails the channel with the node's error.
  */
 public final class Channels implements ChannelHub {
 

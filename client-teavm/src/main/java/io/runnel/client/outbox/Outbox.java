@@ -30,14 +30,14 @@ import java.util.function.Consumer;
  * <p>The provisional queue. A call made before any principal signed in (first load, never connected, nothing
  * remembered) cannot know whose queue it joins, yet must not fail: its twin runs into the overlay as usual and it
  * waits in the provisional queue, stored entry by entry under {@code runnel.outbox.!provisional.<seq>.<write id>}
- * (read back when the outbox is built, so a reload before any connection keeps it). Nothing of it is sent until the outbox
- * hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the end
- * of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
- * old one is removed), and are sent under their original idempotency keys. A principal signed in without a
- * connection (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends
- * its own queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule
- * trusts the page: a write made before anyone was known is sent as whoever the node says this page is, so other
- * tabs are not told of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
+ * (read back when the outbox is built, so a reload before any connection keeps it). Nothing of it is sent until the
+ * outbox hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the
+ * end of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
+ * old one is removed), and are sent under their original idempotency keys. A principal signed in without a connection
+ * (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends its own
+ * queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule trusts the
+ * page: a write made before anyone was known is sent as whoever the node says this page is, so other tabs are not told
+ * of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
  *
  * <p>Several tabs ({@link Tabs}). Every tab of the origin stores its calls in the same per-principal queues, and one
  * tab at a time drains each: the one holding the lock {@code runnel.outbox.<escaped principal>}, asked for when a

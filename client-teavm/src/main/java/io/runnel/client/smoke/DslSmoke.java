@@ -12,6 +12,7 @@ import static io.runnel.dsl.Dsl.not;
 import static io.runnel.dsl.Dsl.select;
 
 import io.runnel.client.browser.JsNumberText;
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.Conflict;
@@ -27,10 +28,15 @@ import io.runnel.dsl.ValueInvalidException;
 import io.runnel.wire.CanonicalJson;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonBoolean;
 import io.runnel.wire.JsonCodec;
-import io.runnel.wire.JsonObject;
-import io.runnel.wire.JsonValue;
 import io.runnel.wire.JsonLimits;
+import io.runnel.wire.JsonNull;
+import io.runnel.wire.JsonNumber;
+import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
+import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import java.util.ArrayList;
@@ -115,7 +121,7 @@ public final class DslSmoke {
     }
     for (String input : new String[] {"{\"orgId\":\"acme\"}", "{\"orgId\":\"acme\",\"search\":\"HELLO\"}"}) {
       FeedInput in = FEED.decodeInput(Json.parse(input), JsonLimits.INPUT_DEFAULTS);
-      Matcher m = Matcher.of(FEED.select(in, io.runnel.dsl.Actor.anonymous()));
+      Matcher m = Matcher.of(FEED.select(in, Actor.anonymous()));
       List<Row> matched = new ArrayList<>();
       for (Row r : rows) {
         if (m.matches(r)) {
@@ -140,7 +146,8 @@ public final class DslSmoke {
     }
     out.add("truths by price" + keys);
     Row like = Row.of(Map.of("post_id", "0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69", "user_id", "ada", "weight", 5L));
-    out.add("composite key " + LIKES.keyOf(like) + " built " + LIKES.key("0B7E7D8A-5A4F-4C1E-9A43-1F2D3C4B5A69", "ada"));
+    out.add("composite key " + LIKES.keyOf(like) + " built "
+        + LIKES.key("0B7E7D8A-5A4F-4C1E-9A43-1F2D3C4B5A69", "ada"));
     out.add("routing " + select(POSTS).where(and(eq("price", "1.0"), eq("score", -0.0), in("like_count", 1, 2)))
         .routingKey() + " value " + ColumnType.NUMERIC.routingValue(PgNumeric.parse("10.500")));
     try {
@@ -148,7 +155,8 @@ public final class DslSmoke {
     } catch (ValueInvalidException e) {
       out.add("numeric refused " + e.code());
     }
-    out.add("canonical " + CanonicalJson.write(Json.parse("{\"b\":[1e21,1E-7,0.000001,-0],\"a\":\"\\u00e9\\n\",\"\\u20ac\":1}")));
+    out.add("canonical "
+        + CanonicalJson.write(Json.parse("{\"b\":[1e21,1E-7,0.000001,-0],\"a\":\"\\u00e9\\n\",\"\\u20ac\":1}")));
     out.add("topic " + ORG.topic("acme.io/ä") + " " + ORG.parseTopic(ORG.topic("acme.io/ä")));
     Map<String, Row> store = new HashMap<>();
     store.put(POSTS.keyOf(rows.get(0)), rows.get(0));
@@ -195,7 +203,7 @@ public final class DslSmoke {
 
   private static String describe(JsonValue v) {
     return switch (v) {
-      case io.runnel.wire.JsonArray a -> {
+      case JsonArray a -> {
         StringBuilder s = new StringBuilder("array");
         for (JsonValue e : a.elements()) {
           s.append(' ').append(describe(e));
@@ -203,18 +211,18 @@ public final class DslSmoke {
         yield s.toString();
       }
       case JsonObject o -> "object" + o.size();
-      case io.runnel.wire.JsonString s -> "string";
-      case io.runnel.wire.JsonNumber n -> "number";
-      case io.runnel.wire.JsonBoolean b -> "boolean";
-      case io.runnel.wire.JsonNull n -> "null";
+      case JsonString s -> "string";
+      case JsonNumber n -> "number";
+      case JsonBoolean b -> "boolean";
+      case JsonNull n -> "null";
     };
   }
 
   /** A plain map as the page's records, for the twin. */
   private record MapTx(Map<String, Row> store) implements LocalTx {
     @Override
-    public io.runnel.dsl.Actor actor() {
-      return io.runnel.dsl.Actor.anonymous();
+    public Actor actor() {
+      return Actor.anonymous();
     }
 
     @Override

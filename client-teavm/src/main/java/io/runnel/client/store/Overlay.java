@@ -14,8 +14,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -94,7 +94,7 @@ final class Overlay {
    * @param failed told of each twin that threw (its changes are dropped for this replay)
    */
   Map<String, Change> replay(Actor actor, Function<String, @Nullable Row> truth,
-      java.util.function.BiConsumer<Pending<?>, RuntimeException> failed) {
+      BiConsumer<Pending<?>, RuntimeException> failed) {
     Map<String, Change> view = new LinkedHashMap<>();
     for (Pending<?> p : pending) {
       if (p.mutator.local() == null) {

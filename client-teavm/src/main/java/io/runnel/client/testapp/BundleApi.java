@@ -266,8 +266,8 @@ public final class BundleApi {
     final Map<String, EntityRef> changed = new LinkedHashMap<>();
 
     @Override
-    public io.runnel.dsl.Actor actor() {
-      return io.runnel.dsl.Actor.anonymous();
+    public Actor actor() {
+      return Actor.anonymous();
     }
 
     @Override

@@ -51,7 +51,9 @@ final class ProbePages implements AutoCloseable {
   private final byte[] bundle = read(PROBE);
   private final List<String> pageErrors = new ArrayList<>();
 
-  /** A fresh context whose requests to {@link #ORIGIN} this class answers; {@code initScript} runs first in each page. */
+  /**
+   * A fresh context whose requests to {@link #ORIGIN} this class answers; {@code initScript} runs first in each page.
+   */
   BrowserContext context(String... initScripts) {
     BrowserContext context = chromium.newContext();
     for (String script : initScripts) {

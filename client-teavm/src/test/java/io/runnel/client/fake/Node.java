@@ -1,5 +1,10 @@
 package io.runnel.client.fake;
 
+import static io.runnel.dsl.Dsl.asc;
+import static io.runnel.dsl.Dsl.desc;
+import static io.runnel.dsl.Dsl.eq;
+import static io.runnel.dsl.Dsl.select;
+
 import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.dsl.ChannelRef;
@@ -8,18 +13,15 @@ import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonCodec;
 import java.util.List;
 import java.util.Map;
 
-import static io.runnel.dsl.Dsl.asc;
-import static io.runnel.dsl.Dsl.desc;
-import static io.runnel.dsl.Dsl.eq;
-import static io.runnel.dsl.Dsl.select;
-
 /** The declarations the scripted node serves and the frames it speaks, as the protocol spells them. */
 public final class Node {
 
+  /** Posts: key {@code id}; columns {@code id}, {@code org}, {@code title}, {@code likes}. */
   public static final EntityRef POSTS = EntityRef.of("posts").key("id")
       .columns(c -> c.text("id").text("org").text("title").int4("likes"));
 
@@ -63,31 +65,38 @@ public final class Node {
   /** The JVM's JSON as the client's port. */
   public static final JsonPort JSON = new WireJsonPort();
 
+  /** The one query id the scripted node's frames carry. */
   public static final String QID = "byLikes:0123456789abcdef@-";
 
   private Node() {}
 
+  /** A post row: {@code id}, {@code org}, {@code title}, {@code likes}. */
   public static Row post(String id, String org, String title, int likes) {
     return Row.of(Map.of("id", id, "org", org, "title", title, "likes", likes));
   }
 
+  /** The LSN of commit number {@code commit}, as the wire spells it (16 hex digits of the commit, then 8 of 1). */
   public static String lsn(int commit) {
     return "%016x%08x".formatted(commit, 1);
   }
 
+  /** A {@code hello} frame for {@code actor} ({@code null} for anonymous) at commit {@code commit}. */
   public static String hello(String actor, int commit) {
     return "{\"t\":\"hello\",\"v\":1,\"node\":\"n1\",\"actor\":" + (actor == null ? "null" : "\"" + actor + "\"")
         + ",\"heartbeatMs\":1000,\"lsn\":\"" + "%016x00000000".formatted(commit) + "\"}";
   }
 
+  /** The wire record of post {@code r}: type, key and row. */
   public static String record(Row r) {
     return "{\"type\":\"posts\",\"key\":\"" + r.text("id") + "\",\"row\":" + Json.write(POSTS.rowToJson(r)) + "}";
   }
 
+  /** The cursor of {@link #QID} at commit {@code commit}. */
   public static String cursor(int commit) {
     return "{\"qid\":\"" + QID + "\",\"lsn\":\"" + lsn(commit) + "\",\"at\":1}";
   }
 
+  /** A {@code snapshot} frame of {@code sid} at commit {@code commit} holding {@code rows} in order. */
   public static String snapshot(String sid, int commit, Row... rows) {
     StringBuilder b = new StringBuilder("{\"t\":\"snapshot\",\"sid\":\"" + sid + "\",\"records\":[");
     for (int i = 0; i < rows.length; i++) {
@@ -96,24 +105,28 @@ public final class Node {
     return b.append("],\"cursor\":").append(cursor(commit)).append('}').toString();
   }
 
+  /** A {@code put} op of post {@code r}, placed after key {@code after} ({@code null} for first). */
   public static String put(Row r, String after) {
     String rec = record(r);
     return "{\"op\":\"put\"," + rec.substring(1, rec.length() - 1) + ",\"after\":"
         + (after == null ? "null" : "\"" + after + "\"") + "}";
   }
 
+  /** A {@code put} op of post {@code r} without a place: an update in place. */
   public static String update(Row r) {
     String rec = record(r);
     return "{\"op\":\"put\"," + rec.substring(1);
   }
 
+  /** A {@code del} op of post {@code key}. */
   public static String del(String key) {
     return "{\"op\":\"del\",\"type\":\"posts\",\"key\":\"" + key + "\"}";
   }
 
+  /** A {@code patch} frame of {@code sid} at commit {@code commit}, confirming {@code writes}, with {@code ops}. */
   public static String patch(String sid, int commit, List<String> writes, String... ops) {
     return "{\"t\":\"patch\",\"sid\":\"" + sid + "\",\"ops\":[" + String.join(",", ops) + "],\"writes\":"
-        + Json.write(io.runnel.wire.JsonArray.ofStrings(writes)) + ",\"cursor\":" + cursor(commit) + "}";
+        + Json.write(JsonArray.ofStrings(writes)) + ",\"cursor\":" + cursor(commit) + "}";
   }
 
   /** A {@code records} frame of {@code topic} at {@code commit}, writing {@code writes}. */
@@ -121,7 +134,7 @@ public final class Node {
       String... ops) {
     return "{\"t\":\"records\",\"topic\":\"" + topic + "\",\"epoch\":\"" + epoch + "\",\"seq\":" + seq
         + ",\"lsn\":\"" + lsn(commit) + "\",\"ops\":[" + String.join(",", ops) + "],\"writes\":"
-        + Json.write(io.runnel.wire.JsonArray.ofStrings(writes)) + "}";
+        + Json.write(JsonArray.ofStrings(writes)) + "}";
   }
 
   /** A {@code records} frame of {@code topic} at {@code commit} with no writes. */
@@ -154,7 +167,7 @@ public final class Node {
   /** A {@code presence-diff} frame. */
   public static String presenceDiff(String topic, List<String> joins, List<String> leaves, long total) {
     return "{\"t\":\"presence-diff\",\"topic\":\"" + topic + "\",\"joins\":[" + String.join(",", joins)
-        + "],\"leaves\":" + Json.write(io.runnel.wire.JsonArray.ofStrings(leaves)) + ",\"total\":" + total + "}";
+        + "],\"leaves\":" + Json.write(JsonArray.ofStrings(leaves)) + ",\"total\":" + total + "}";
   }
 
   /** A topic's {@code refuse}. */

@@ -18,8 +18,10 @@ import io.runnel.protocol.ResumeCursor;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.protocol.WireRecord;
+import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +57,7 @@ class FrameCodecTest {
   @MethodSource("outVectors")
   void everyNodeVectorDecodesToTheKindItsTNames(String name) throws IOException {
     ServerFrame f = decode(name);
-    String t = ((io.runnel.wire.JsonString) ((JsonObject) Json.parse(vector(name))).get("t")).value();
+    String t = ((JsonString) ((JsonObject) Json.parse(vector(name))).get("t")).value();
     String kind = switch (f) {
       case ServerFrame.Hello h -> "hello";
       case ServerFrame.Snapshot s -> "snapshot";
@@ -81,7 +83,8 @@ class FrameCodecTest {
     ServerFrame.Hello signed = assertInstanceOf(ServerFrame.Hello.class, decode("out-hello.json"));
     ServerFrame.Hello anon = assertInstanceOf(ServerFrame.Hello.class, decode("out-hello-anonymous.json"));
     assertAll(
-        () -> assertEquals(new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, Position.parse("00000016b374d84800000003"), true),
+        () -> assertEquals(
+            new ServerFrame.Hello(1, "node-7f3a", "u-42", 10000, Position.parse("00000016b374d84800000003"), true),
             signed, "signed-in hello"),
         () -> assertNull(anon.actor(), "an anonymous actor is null"),
         () -> assertNull(anon.updateAvailable(), "no updateAvailable when the node does not know"),
@@ -105,7 +108,8 @@ class FrameCodecTest {
         () -> assertEquals("posts", s.records().get(0).type()),
         () -> assertEquals("{\"weight\":1.50}", Json.write(s.records().get(0).row().get("meta")),
             "jsonb keeps its number text"),
-        () -> assertEquals(new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000000"), 1732880000000L),
+        () -> assertEquals(
+            new Cursor("feed:d94946c8447dc964@acme", Position.parse("00000016b374d84800000000"), 1732880000000L),
             s.cursor()));
   }
 
@@ -146,7 +150,7 @@ class FrameCodecTest {
         () -> assertNull(assertInstanceOf(Op.Place.class, r.ops().get(0)).after(), "after null places first"),
         () -> assertEquals(42, r.seq()),
         () -> assertEquals(List.of("u-43"), d.leaves()),
-        () -> assertEquals("Ada", ((io.runnel.wire.JsonString) p.members().get(0).meta().get("name")).value()),
+        () -> assertEquals("Ada", ((JsonString) p.members().get(0).meta().get("name")).value()),
         () -> assertEquals(new ServerFrame.Reconnect(2500, "drain"), rc));
   }
 
@@ -159,7 +163,8 @@ class FrameCodecTest {
             Json.write(JsonTreeSink.toJson(new ClientFrame.Hello("2024.11.29-3f2a")))),
         () -> assertEquals(vector("in-sub.json"),
             Json.write(JsonTreeSink.toJson(new ClientFrame.Sub("s1", "feed", subIn, null)))),
-        () -> assertEquals(vector("in-sub-resume.json"), Json.write(JsonTreeSink.toJson(new ClientFrame.Sub("s1", "feed",
+        () -> assertEquals(vector("in-sub-resume.json"),
+            Json.write(JsonTreeSink.toJson(new ClientFrame.Sub("s1", "feed",
             resumeIn, ResumeCursor.of(new Cursor("feed:d94946c8447dc964@acme",
                 Position.parse("00000016b374d84800000003"), 1732880000000L),
                 List.of("9007199254740993", "9007199254740995")))))),
@@ -167,7 +172,8 @@ class FrameCodecTest {
         () -> assertEquals(vector("in-join.json"), Json.write(JsonTreeSink.toJson(new ClientFrame.Join("org.acme",
             new TopicCursor("5f0c2a9e81d4b3a7", 42), JsonObject.builder().put("name", "Ada").build())))),
         () -> assertEquals(vector("in-leave.json"), Json.write(JsonTreeSink.toJson(new ClientFrame.Leave("org.acme")))),
-        () -> assertEquals("{\"t\":\"hello\",\"v\":1}", Json.write(JsonTreeSink.toJson(new ClientFrame.Hello((String) null))),
+        () -> assertEquals("{\"t\":\"hello\",\"v\":1}",
+            Json.write(JsonTreeSink.toJson(new ClientFrame.Hello((String) null))),
             "no build, no member"));
   }
 
@@ -200,12 +206,13 @@ class FrameCodecTest {
   void malformedFramesAreRefusedAsFrameInvalidNamingWhatIsWrong(String text) {
     JsonValue json = Json.parse(text);
     FrameException e = assertThrows(FrameException.class, () -> FrameDecoder.server(json), text);
-    assertEquals(io.runnel.wire.ErrorCode.X_FRAME_INVALID, e.code(), e.getMessage());
+    assertEquals(ErrorCode.X_FRAME_INVALID, e.code(), e.getMessage());
   }
 
   @Test
   void unknownMembersAreIgnoredSoANewerNodeMayAddFields() {
-    ServerFrame f = FrameDecoder.server(Json.parse("{\"t\":\"reconnect\",\"delayMs\":5,\"reason\":\"x\",\"extra\":[]}"));
+    ServerFrame f = FrameDecoder.server(
+        Json.parse("{\"t\":\"reconnect\",\"delayMs\":5,\"reason\":\"x\",\"extra\":[]}"));
     assertEquals(new ServerFrame.Reconnect(5, "x"), f);
   }
 }

@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
-import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.wire.InputInvalidException;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.client.ConnectionState;
 import io.runnel.client.fake.FakeScheduler;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
@@ -125,7 +126,7 @@ class OutboxReplayTest {
   @Test
   void aCallMadeBeforeTheFirstConnectionIsNotResentWhenTheSocketOpens() {
     Page page = new Page().signedIn("ada");
-    page.outbox.connection(new io.runnel.client.ConnectionState.Connecting(0));
+    page.outbox.connection(new ConnectionState.Connecting(0));
     page.like("p1");
     page.online(1);
     page.http.open().ok(DIGEST);

@@ -1,9 +1,9 @@
 package io.runnel.client.outbox;
 
 import io.runnel.client.ConnectionState;
+import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.CountingIds;
 import io.runnel.client.fake.FakeScheduler;
-import io.runnel.client.bundle.WireJsonPort;
 import io.runnel.client.fake.MapStore;
 import io.runnel.client.fake.RecordingHttp;
 import io.runnel.client.port.DurableStore;

@@ -24,7 +24,8 @@ class DslSmokeTest {
     assertTrue(Files.isRegularFile(BUNDLE), "TeaVM wrote " + BUNDLE.toAbsolutePath() + " in process-classes");
     Path node = Path.of("/usr/bin/node");
     if (!Files.isExecutable(node)) {
-      assertTrue(System.getenv("CI") == null, "node is required in CI to run the TeaVM bundle (apt-get install nodejs)");
+      assertTrue(System.getenv("CI") == null,
+          "node is required in CI to run the TeaVM bundle (apt-get install nodejs)");
       assumeTrue(false, "node is not installed: the bundle compiled but was not run");
     }
     Path script = dir.resolve("run.mjs");

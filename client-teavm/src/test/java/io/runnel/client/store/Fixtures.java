@@ -8,6 +8,7 @@ import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonCodec;
 import io.runnel.wire.JsonObject;
+import java.util.Map;
 
 /** Entities, mutators and records the store tests share. */
 final class Fixtures {
@@ -65,7 +66,7 @@ final class Fixtures {
   private Fixtures() {}
 
   static Row post(String id, String title, int likes) {
-    return Row.of(java.util.Map.of("id", id, "org", "acme", "title", title, "likes", likes));
+    return Row.of(Map.of("id", id, "org", "acme", "title", title, "likes", likes));
   }
 
   static WireRecord wire(String id, String title, int likes) {

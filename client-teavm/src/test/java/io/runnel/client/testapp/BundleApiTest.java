@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.runnel.client.Refs;
 import io.runnel.client.bundle.WireJsonPort;
+import io.runnel.dsl.MutatorRef;
 import org.junit.jupiter.api.Test;
 
 /** The test app's probe API ({@code app-probe.js}) on the JVM, over the test app's declarations. */
@@ -46,7 +47,8 @@ class BundleApiTest {
 
   @Test
   void placeAnswersTheMatchingKeysInTheQueryOrder() {
-    String records = "[" + post(A, "acme", "2024-01-01T00:00:00Z", 0) + "," + post(B, "other", "2024-01-03T00:00:00Z", 0)
+    String records = "[" + post(A, "acme", "2024-01-01T00:00:00Z", 0) + ","
+        + post(B, "other", "2024-01-03T00:00:00Z", 0)
         + "," + post(C, "acme", "2024-01-02T00:00:00Z", 0) + "]";
     assertAll(
         () -> assertEquals("{\"keys\":[\"" + C + "\",\"" + A + "\"]}",
@@ -77,7 +79,7 @@ class BundleApiTest {
 
   @Test
   void aMutatorWithoutATwinChangesNothing() {
-    BundleApi bare = new BundleApi(new Refs().mutator(io.runnel.dsl.MutatorRef.of("plain",
+    BundleApi bare = new BundleApi(new Refs().mutator(MutatorRef.of("plain",
         TestBoard.LikeInput.CODEC)), new WireJsonPort());
     assertEquals("{\"twin\":false,\"records\":[]}", bare.runTwin("plain", "{\"postId\":\"" + A + "\"}", "[]"));
   }

@@ -9,6 +9,7 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,14 +137,14 @@ class ClientExportsBundleTest {
   }
 
   private static String text(JsonObject o, String name) {
-    return ((io.runnel.wire.JsonString) o.members().get(name)).value();
+    return ((JsonString) o.members().get(name)).value();
   }
 
   private static List<JsonValue> heard(JsonObject out, String what) {
     List<JsonValue> values = new ArrayList<>();
     for (JsonValue e : ((JsonArray) out.members().get("heard")).elements()) {
       List<JsonValue> pair = ((JsonArray) e).elements();
-      if (pair.get(0).equals(new io.runnel.wire.JsonString(what))) {
+      if (pair.get(0).equals(new JsonString(what))) {
         values.add(pair.get(1));
       }
     }

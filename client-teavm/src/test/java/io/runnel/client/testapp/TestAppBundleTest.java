@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The test app's probe bundle ({@code app-probe.js}, {@link AppProbe}) runs under node and answers every call
  * exactly as {@link BundleApi} does on the JVM over the same refs, so the DSL's client-safe classes (codecs, the
- * matcher and its order, timestamps, twins) behave alike once TeaVM compiled them. One part differs by design: text that is not JSON is
- * refused by the browser's {@code JSON.parse} in a bundle and by the DSL's parser on the JVM, so the cause of
- * that error is compared up to the parser's own words ({@link #SYNTAX}).
+ * matcher and its order, timestamps, twins) behave alike once TeaVM compiled them. One part differs by design: text
+ * that is not JSON is refused by the browser's {@code JSON.parse} in a bundle and by the DSL's parser on the JVM, so
+ * the cause of that error is compared up to the parser's own words ({@link #SYNTAX}).
  */
 class TestAppBundleTest {
 
@@ -40,7 +41,7 @@ class TestAppBundleTest {
         new Call("queryInput", "liveFeed", "{\"orgId\":7}"),
         new Call("queryInput", "liveFeed", "{\"orgId\":"),
         new Call("queryInput", "nope", "{}"),
-        new Call("mutatorInput", "likePost", "{\"postId\":\"" + A.toUpperCase(java.util.Locale.ROOT) + "\"}"),
+        new Call("mutatorInput", "likePost", "{\"postId\":\"" + A.toUpperCase(Locale.ROOT) + "\"}"),
         new Call("mutatorInput", "likePost", "{}"),
         new Call("place", "liveFeed", "{\"orgId\":\"acme\"}", null, records),
         new Call("place", "liveFeed", "{\"orgId\":\"acme\"}", "ada", "[{\"id\":\"" + A + "\"}]"),

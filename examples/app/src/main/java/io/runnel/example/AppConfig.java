@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -77,7 +78,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
 
     /** The name {@code RUNNEL_ROLE} takes: {@code all}, {@code replicator} or {@code sync}. */
     public String variableValue() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

@@ -4,17 +4,21 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.sync.socket.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.TransportChannelBus;
+import io.runnel.sync.socket.Drained;
 import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -63,10 +67,10 @@ final class BoardNode {
    *
    * @throws InterruptedException when interrupted while waiting
    */
-  static @Nullable Drained drain(SyncNode node, java.time.Duration spread) throws InterruptedException {
+  static @Nullable Drained drain(SyncNode node, Duration spread) throws InterruptedException {
     try {
-      return node.drain().get(spread.toMillis() + 10_000, java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return node.drain().get(spread.toMillis() + 10_000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
       System.getLogger(BoardNode.class.getName()).log(System.Logger.Level.WARNING,
           "The drain did not finish; stopping anyway: " + e);
       return null;

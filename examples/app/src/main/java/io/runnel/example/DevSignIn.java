@@ -70,7 +70,8 @@ public final class DevSignIn {
    */
   public static DevSignIn of(boolean enabled, DataSource db, String secret, Clock clock) {
     return new DevSignIn(enabled, Objects.requireNonNull(db, "db"),
-        Objects.requireNonNull(secret, "secret").getBytes(StandardCharsets.UTF_8), Objects.requireNonNull(clock, "clock"));
+        Objects.requireNonNull(secret, "secret").getBytes(StandardCharsets.UTF_8),
+        Objects.requireNonNull(clock, "clock"));
   }
 
   /** Registers {@code POST /v1/dev/sign-in} on {@code rules}. */
@@ -81,7 +82,8 @@ public final class DevSignIn {
   private void handle(ServerRequest req, ServerResponse res) {
     if (!enabled) {
       refuse(res, 404, "X_DEV_SIGN_IN_OFF", "The development sign-in answers only in development mode.",
-          "Start the app with RUNNEL_DEV=true (./runnel run does), or sign in with a token your identity provider signs.");
+          "Start the app with RUNNEL_DEV=true (./runnel run does), or sign in with a token your "
+              + "identity provider signs.");
       return;
     }
     String user = user(req.content().as(String.class));

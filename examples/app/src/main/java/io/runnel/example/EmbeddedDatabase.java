@@ -67,7 +67,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
   /** The server's version, as {@code SHOW server_version} prints it. */
   public String serverVersion() {
-    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery("SHOW server_version")) {
+    try (Connection c = connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SHOW server_version")) {
       r.next();
       return r.getString(1);
     } catch (SQLException e) {

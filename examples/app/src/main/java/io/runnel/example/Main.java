@@ -1,9 +1,11 @@
 package io.runnel.example;
 
 import io.runnel.sync.socket.Drained;
+import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -12,8 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * replicator alone ({@link ReplicatorRole}) or a sync node alone ({@link SyncRole}). It prints what runs and where,
  * and runs until Ctrl-C or SIGTERM, which drain a sync node first (its clients are told to reconnect over
  * {@code RUNNEL_DRAIN_SPREAD_MS}, default 10 s) and then stop everything cleanly. A bad configuration prints its
- * {@code X_CONFIG_INVALID} error and exits with 2 ({@code RUNNEL_LOG_FORMAT} included: {@link LogFormat}); a part that refuses at boot (a NATS server that does not answer:
- * {@code X_TRANSPORT_UNAVAILABLE}) prints its error, naming the fix, and exits with 1.
+ * {@code X_CONFIG_INVALID} error and exits with 2 ({@code RUNNEL_LOG_FORMAT} included: {@link LogFormat}); a part that
+ * refuses at boot (a NATS server that does not answer: {@code X_TRANSPORT_UNAVAILABLE}) prints its error, naming the
+ * fix, and exits with 1.
  */
 public final class Main {
 
@@ -44,7 +47,7 @@ public final class Main {
       };
     } catch (RunnelException e) {
       System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
-      System.exit(e instanceof io.runnel.wire.ConfigInvalidException ? 2 : 1);
+      System.exit(e instanceof ConfigInvalidException ? 2 : 1);
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -109,7 +112,7 @@ public final class Main {
   }
 
   static void printBanner(PrintStream out, ReplicatorRole role, AppConfig config) {
-    out.println("Runnel: the replicator is up (" + role.stats().state().name().toLowerCase(java.util.Locale.ROOT)
+    out.println("Runnel: the replicator is up (" + role.stats().state().name().toLowerCase(Locale.ROOT)
         + "; one replicator per slot streams, the others stand by).");
     out.println("  database:  " + config.databaseUrl().jdbcUrl() + ", slot " + config.replication().slot()
         + ", publication " + config.replication().publication());

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ReplicatorRole implements AutoCloseable {
 
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final HikariDataSource pool;
   private final Transport bus;
   private final Replicator replicator;

@@ -4,9 +4,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
-import io.runnel.sync.socket.Drained;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
+import io.runnel.sync.socket.Drained;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.Nullable;
 import java.sql.SQLException;
@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A sync node of the team board alone ({@code RUNNEL_ROLE=sync}): one of several behind a load balancer, on the
@@ -28,7 +29,7 @@ public final class SyncRole implements AutoCloseable {
   /** How long a node waits at boot for the replicator role to migrate the schema. */
   public static final Duration SCHEMA_WAIT = Duration.ofMinutes(2);
 
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final HikariDataSource pool;
   private final Transport bus;
   private final SyncNode node;

@@ -12,14 +12,23 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,12 +66,12 @@ class BoardAppTest {
   /** The id of seed post {@code n}, as the seed migration makes it: {@code md5('runnel-seed-post-<n>')::uuid}. */
   static String seedPost(int n) {
     try {
-      byte[] md5 = java.security.MessageDigest.getInstance("MD5")
+      byte[] md5 = MessageDigest.getInstance("MD5")
           .digest(("runnel-seed-post-" + n).getBytes(StandardCharsets.UTF_8));
-      String hex = java.util.HexFormat.of().formatHex(md5);
+      String hex = HexFormat.of().formatHex(md5);
       return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
           + hex.substring(16, 20) + "-" + hex.substring(20);
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
   }
@@ -244,7 +253,8 @@ class BoardAppTest {
     String id = UUID.randomUUID().toString();
     BoardHttp.Answer created = http.mutate(ada, "createPost",
         "{\"id\":\"" + id + "\",\"title\":\"Hello\",\"body\":\"from ada\"}");
-    BoardHttp.Answer again = http.mutate(alan, "createPost", "{\"id\":\"" + id + "\",\"title\":\"Mine\",\"body\":\"\"}");
+    BoardHttp.Answer again = http.mutate(alan, "createPost", "{\"id\":\"" + id
+        + "\",\"title\":\"Mine\",\"body\":\"\"}");
     String ref = "{\"postId\":\"" + id + "\"}";
     http.mutate(alan, "likePost", ref);
     http.mutate(alan, "likePost", ref);
@@ -259,7 +269,8 @@ class BoardAppTest {
         () -> assertEquals(200, created.status(), String.valueOf(created.body())),
         () -> assertEquals(id, ((JsonString) ((JsonObject) created.get("result")).get("id")).value(), "result {id}"),
         () -> assertEquals("X_POST_EXISTS", again.code()),
-        () -> assertEquals("2:acme:ada", twoLikes, "alan's second like changed nothing; org and author are the actor's"),
+        () -> assertEquals("2:acme:ada", twoLikes,
+            "alan's second like changed nothing; org and author are the actor's"),
         () -> assertEquals("1", oneLike, "ada's second unlike changed nothing"),
         () -> assertEquals("X_POST_NOT_AUTHOR", byAlan.code()),
         () -> assertEquals(200, byAda.status()),
@@ -269,12 +280,12 @@ class BoardAppTest {
 
   @Test
   void theNodeServesThePageItsScriptItsStyleAndTheBoardsBundle() throws Exception {
-    java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient();
+    HttpClient c = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + app.port();
-    java.util.function.Function<String, java.net.http.HttpResponse<String>> get = path -> {
+    Function<String, HttpResponse<String>> get = path -> {
       try {
-        return c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path)).build(),
-            java.net.http.HttpResponse.BodyHandlers.ofString());
+        return c.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
       } catch (Exception e) {
         throw new AssertionError(e);
       }
@@ -295,7 +306,7 @@ class BoardAppTest {
   void theBannerPrintsTheUrlTheJdbcUrlTheBusAndHowToSignIn() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Main.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), app,
-        AppConfig.fromEnvironment(BoardHttp.env(db, "RUNNEL_DEV", "true"), java.nio.file.Path.of("target")));
+        AppConfig.fromEnvironment(BoardHttp.env(db, "RUNNEL_DEV", "true"), Path.of("target")));
     String printed = out.toString(StandardCharsets.UTF_8);
     assertAll(
         () -> assertTrue(printed.contains("http://localhost:" + app.port() + "/"), printed),

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import io.runnel.testing.Chromium;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -40,7 +39,7 @@ class BoardBrowserTest extends BoardWorldTest {
     ada.locator("#title").fill("Hello from ada");
     ada.locator("#body").fill("First live post");
     ada.locator("#post-form button").click();
-    assertThat(post(alan, "Hello from ada")).isVisible(new com.microsoft.playwright.assertions.LocatorAssertions
+    assertThat(post(alan, "Hello from ada")).isVisible(new LocatorAssertions
         .IsVisibleOptions().setTimeout(LIVE_MS));
     String id = post(ada, "Hello from ada").getAttribute("data-id");
 

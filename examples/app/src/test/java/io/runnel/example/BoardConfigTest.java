@@ -10,9 +10,12 @@ import io.runnel.bus.NatsConfig;
 import io.runnel.bus.TransportConfig;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -150,9 +153,9 @@ class BoardConfigTest {
         () -> assertTrue(c.bus() instanceof NatsConfig),
         () -> assertEquals(SECRET, c.jwtSecret()),
         () -> assertEquals(SECRET + "-tickets", c.ticketSecret()),
-        () -> assertEquals(java.util.List.of("https://board.example.com", "https://board.example.org:8443"),
+        () -> assertEquals(List.of("https://board.example.com", "https://board.example.org:8443"),
             c.allowedOrigins()),
-        () -> assertEquals(java.time.Duration.ofSeconds(20), c.drainSpread()),
+        () -> assertEquals(Duration.ofSeconds(20), c.drainSpread()),
         () -> assertNull(c.replication(), "a sync node runs no replicator"),
         () -> assertTrue(!c.dev(), "development mode is off unless asked for"));
   }
@@ -182,14 +185,14 @@ class BoardConfigTest {
   void theTicketKeyIsTheTicketSecretOrOneDerivedAlikeFromTheJwtSecretNeverTheJwtSecretItself() {
     byte[] derived = BoardNode.ticketKey(null, SECRET);
     assertAll(
-        () -> assertTrue(java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET)),
+        () -> assertTrue(Arrays.equals(derived, BoardNode.ticketKey(null, SECRET)),
             "every node with the same JWT secret derives the same key"),
         () -> assertEquals(32, derived.length),
-        () -> assertTrue(!java.util.Arrays.equals(derived, SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        () -> assertTrue(!Arrays.equals(derived, SECRET.getBytes(StandardCharsets.UTF_8)),
             "a ticket's signature never doubles as a token's"),
-        () -> assertTrue(!java.util.Arrays.equals(derived, BoardNode.ticketKey(null, SECRET + "x")),
+        () -> assertTrue(!Arrays.equals(derived, BoardNode.ticketKey(null, SECRET + "x")),
             "another JWT secret, another key"),
-        () -> assertTrue(java.util.Arrays.equals((SECRET + "-tickets").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        () -> assertTrue(Arrays.equals((SECRET + "-tickets").getBytes(StandardCharsets.UTF_8),
             BoardNode.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
   }
 }

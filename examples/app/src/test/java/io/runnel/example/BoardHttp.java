@@ -6,6 +6,8 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -82,12 +85,12 @@ final class BoardHttp {
    * to the end of the answer's body: the status line, headers and body of a refusal, or the head of a 101.
    */
   static String upgrade(int port, String path) throws Exception {
-    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(30_000);
       s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\n"
           + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
-      java.io.InputStream in = s.getInputStream();
+      InputStream in = s.getInputStream();
       StringBuilder head = new StringBuilder();
       int b;
       while (!head.toString().endsWith("\r\n\r\n") && (b = in.read()) >= 0) {
@@ -95,7 +98,7 @@ final class BoardHttp {
       }
       int length = 0;
       for (String line : head.toString().split("\r\n")) {
-        if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
           length = Integer.parseInt(line.substring(15).trim());
         }
       }

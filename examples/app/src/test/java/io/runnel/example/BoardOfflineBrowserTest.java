@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
-import io.runnel.testing.Chromium;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

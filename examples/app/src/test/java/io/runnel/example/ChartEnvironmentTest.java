@@ -81,7 +81,8 @@ class ChartEnvironmentTest {
   static Set<String> chartSets(String role) throws IOException {
     Set<String> out = new TreeSet<>(configMapKeys(role));
     out.addAll(secretReferences(role));
-    out.addAll(matches(read(CHART.resolve("templates/deployment-" + role + ".yaml")), "^\\s*- name: ([A-Z][A-Z0-9_]*)\\s*$"));
+    out.addAll(
+        matches(read(CHART.resolve("templates/deployment-" + role + ".yaml")), "^\\s*- name: ([A-Z][A-Z0-9_]*)\\s*$"));
     return out;
   }
 

@@ -43,8 +43,10 @@ class EmbeddedDatabaseTest {
     assertAll(
         () -> assertEquals(ErrorCode.X_CONFIG_INVALID, e.code()),
         () -> assertTrue(e.cause().contains("RUNNEL_PG_PORT"), e.cause()),
-        () -> assertThrows(RunnelException.class, () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "70000", "RUNNEL_DEV", "true"), dir)),
-        () -> assertThrows(RunnelException.class, () -> AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", " ", "RUNNEL_DEV", "true"), dir)));
+        () -> assertThrows(RunnelException.class,
+            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "70000", "RUNNEL_DEV", "true"), dir)),
+        () -> assertThrows(RunnelException.class,
+            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", " ", "RUNNEL_DEV", "true"), dir)));
   }
 
   private static String one(Statement s, String sql) throws Exception {

@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A client of the board as the browser client holds its lists, over a real socket (the JDK's WebSocket client): per
  * subscription the records in query order, built from {@code snapshot} and changed by each {@code patch}'s ops as
- * {@code docs/protocol.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and the
- * last {@code reconnect} frame a draining node sent. It can leave one node and resume on another with its cursors and
- * held keys.
+ * {@code docs/protocol.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and
+ * the last {@code reconnect} frame a draining node sent. It can leave one node and resume on another with its cursors
+ * and held keys.
  */
 final class LiveClient implements WebSocket.Listener, AutoCloseable {
 
@@ -157,7 +158,7 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   }
 
   /** {@code sid}'s list: one line per record in order, made by {@code line} from its row. */
-  synchronized List<String> list(String sid, java.util.function.Function<JsonObject, String> line) {
+  synchronized List<String> list(String sid, Function<JsonObject, String> line) {
     Sub s = subs.get(sid);
     List<String> out = new ArrayList<>();
     for (String key : s.keys) {

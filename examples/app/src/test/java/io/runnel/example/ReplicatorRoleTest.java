@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
@@ -76,7 +77,7 @@ class ReplicatorRoleTest {
         await(second, ReplicatorStats.State.STREAMING);
         HttpResponse<String> takenOver = get(second.port(), "/readyz");
         int pending;
-        try (com.zaxxer.hikari.HikariDataSource pool = BoardApp.pool(config.databaseUrl(), 2, "check")) {
+        try (HikariDataSource pool = BoardApp.pool(config.databaseUrl(), 2, "check")) {
           pending = BoardServer.pendingMigrations(pool);
         }
         assertAll(

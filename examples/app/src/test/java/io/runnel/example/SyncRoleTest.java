@@ -11,6 +11,9 @@ import io.runnel.testing.TestDatabase;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SyncRoleTest {
 
   static int tables(TestDatabase db) throws Exception {
-    try (java.sql.Connection c = db.connect(); java.sql.Statement s = c.createStatement();
-        java.sql.ResultSet r = s.executeQuery("SELECT count(*) FROM information_schema.tables "
+    try (Connection c = db.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT count(*) FROM information_schema.tables "
             + "WHERE table_schema IN ('public', 'runnel')")) {
       r.next();
       return r.getInt(1);

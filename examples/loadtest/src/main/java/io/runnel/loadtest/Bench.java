@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -88,10 +89,10 @@ public final class Bench {
   /** A run's Markdown: a dated heading, the machine and command, then each scenario's section. */
   static String run(ZonedDateTime when, Flags flags, Machine machine, List<Section> sections, double minutes) {
     StringBuilder b = new StringBuilder("## ").append(when.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
-        .append(" UTC: ").append(flags.profile().name().toLowerCase(java.util.Locale.ROOT)).append(" run\n\n");
+        .append(" UTC: ").append(flags.profile().name().toLowerCase(Locale.ROOT)).append(" run\n\n");
     b.append("- command: `").append(flags.command()).append("`\n");
     machine.lines().forEach(l -> b.append("- ").append(l).append('\n'));
-    b.append(String.format(java.util.Locale.ROOT, "- took %.1f minutes%n", minutes));
+    b.append(String.format(Locale.ROOT, "- took %.1f minutes%n", minutes));
     for (Section s : sections) {
       b.append('\n').append(s.markdown());
     }

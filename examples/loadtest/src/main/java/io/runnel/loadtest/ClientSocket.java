@@ -2,6 +2,8 @@ package io.runnel.loadtest;
 
 import java.net.http.WebSocket;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -23,7 +25,7 @@ final class ClientSocket implements WebSocket.Listener {
   private final String field;
   private final boolean tracking;
   private String cursor;
-  private final java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+  private final Set<String> keys = new LinkedHashSet<>();
   private long unnumbered;
   private StringBuilder partial;
   private long[] pairs = new long[64];

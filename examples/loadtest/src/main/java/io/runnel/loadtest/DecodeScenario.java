@@ -9,12 +9,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 1, decode: one workload of row changes committed to an embedded PostgreSQL 18, then decoded from the
@@ -55,7 +58,8 @@ public final class DecodeScenario implements Scenario {
     List<String> notes = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
     try (DedicatedPostgres pg = DedicatedPostgres.start(work.resolve("pgdata"), Map.of("max_replication_slots",
-        Integer.toString(decoders.size() * repeat + 4), "max_wal_senders", Integer.toString(decoders.size() * repeat + 4)))) {
+        Integer.toString(decoders.size() * repeat + 4), "max_wal_senders",
+        Integer.toString(decoders.size() * repeat + 4)))) {
       long postmaster = ServerCpu.postmasterPid(work.resolve("pgdata"));
       String version;
       String startLsn;
@@ -95,7 +99,7 @@ public final class DecodeScenario implements Scenario {
       // round starts one decoder later, so none is always the first to read the WAL after the workload.
       for (int i = 1; i <= repeat; i++) {
         List<String> order = new ArrayList<>(decoders);
-        java.util.Collections.rotate(order, -(i - 1));
+        Collections.rotate(order, -(i - 1));
         for (String d : order) {
           System.out.printf("decode: %s, round %d of %d …%n", d, i, repeat);
           DecodeRun run = d.equals("pg_recvlogical")
@@ -148,7 +152,7 @@ public final class DecodeScenario implements Scenario {
 
   /** The run with the median steady rate (the lower middle one of an even count). */
   static DecodeRun median(List<DecodeRun> runs) {
-    List<DecodeRun> sorted = runs.stream().sorted(java.util.Comparator.comparingDouble(DecodeRun::steadyRate)).toList();
+    List<DecodeRun> sorted = runs.stream().sorted(Comparator.comparingDouble(DecodeRun::steadyRate)).toList();
     return sorted.get((sorted.size() - 1) / 2);
   }
 
@@ -163,7 +167,7 @@ public final class DecodeScenario implements Scenario {
       return out;
     }
     DecodeRun limit = LIMITS.stream().map(runs::get).filter(r -> r != null && r.steadyRate() > 0)
-        .max(java.util.Comparator.comparingDouble(DecodeRun::steadyRate)).orElse(null);
+        .max(Comparator.comparingDouble(DecodeRun::steadyRate)).orElse(null);
     if (limit != null) {
       out.add(judged("the limit (the fastest of " + String.join(", ", LIMITS.stream().filter(runs::containsKey)
           .toList()) + ": " + limit.decoder() + ")", runnel, limit, 0.8));
@@ -220,7 +224,7 @@ public final class DecodeScenario implements Scenario {
         Long.toString(postmaster), Long.toString(timeout)));
     Path log = Path.of(files + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!p.waitFor(timeout + 60, java.util.concurrent.TimeUnit.SECONDS)) {
+    if (!p.waitFor(timeout + 60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException(decoder + " did not finish in " + (timeout + 60) + " s; see " + log);
     }

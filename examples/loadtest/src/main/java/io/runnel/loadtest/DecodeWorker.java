@@ -1,14 +1,14 @@
 package io.runnel.loadtest;
 
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.format.Json;
 import io.runnel.bus.InProcessTransport;
 import io.runnel.bus.Subjects;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
-import io.debezium.engine.ChangeEvent;
-import io.debezium.engine.DebeziumEngine;
-import io.debezium.engine.format.Json;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;

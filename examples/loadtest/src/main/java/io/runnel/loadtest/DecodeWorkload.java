@@ -1,10 +1,13 @@
 package io.runnel.loadtest;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,7 +23,8 @@ import java.util.SplittableRandom;
 public final class DecodeWorkload {
 
   /** The table's DDL. */
-  public static final String DDL = "CREATE TABLE items (id int8 PRIMARY KEY, account int4 NOT NULL, status text NOT NULL,"
+  public static final String DDL = "CREATE TABLE items (id int8 PRIMARY KEY, account int4 NOT NULL, "
+      + "status text NOT NULL,"
       + " amount numeric(12,2) NOT NULL, note text NOT NULL, updated_at timestamptz NOT NULL)";
 
   private static final String[] STATUSES = {"open", "pending", "shipped", "closed", "refunded"};
@@ -50,7 +54,8 @@ public final class DecodeWorkload {
    */
   public static List<List<Change>> plan(long changes, int maxTransaction, long seed) {
     if (changes < 1 || maxTransaction < 1) {
-      throw new IllegalArgumentException("changes " + changes + " and maxTransaction " + maxTransaction + " must be positive");
+      throw new IllegalArgumentException("changes " + changes + " and maxTransaction " + maxTransaction
+          + " must be positive");
     }
     SplittableRandom random = new SplittableRandom(seed);
     List<Long> live = new ArrayList<>();
@@ -103,18 +108,18 @@ public final class DecodeWorkload {
               insert.setLong(1, ch.id());
               insert.setInt(2, random.nextInt(10_000));
               insert.setString(3, STATUSES[random.nextInt(STATUSES.length)]);
-              insert.setBigDecimal(4, java.math.BigDecimal.valueOf(random.nextInt(1_000_000), 2));
+              insert.setBigDecimal(4, BigDecimal.valueOf(random.nextInt(1_000_000), 2));
               insert.setString(5, note(random));
-              insert.setObject(6, java.time.OffsetDateTime.ofInstant(Instant.ofEpochSecond(1_790_000_000L + ch.id()),
-                  java.time.ZoneOffset.UTC));
+              insert.setObject(6, OffsetDateTime.ofInstant(Instant.ofEpochSecond(1_790_000_000L + ch.id()),
+                  ZoneOffset.UTC));
               yield insert;
             }
             case UPDATE -> {
               update.setString(1, STATUSES[random.nextInt(STATUSES.length)]);
-              update.setBigDecimal(2, java.math.BigDecimal.valueOf(random.nextInt(1_000_000), 2));
+              update.setBigDecimal(2, BigDecimal.valueOf(random.nextInt(1_000_000), 2));
               update.setString(3, note(random));
-              update.setObject(4, java.time.OffsetDateTime.ofInstant(Instant.ofEpochSecond(1_790_000_000L
-                  + random.nextInt(1_000_000)), java.time.ZoneOffset.UTC));
+              update.setObject(4, OffsetDateTime.ofInstant(Instant.ofEpochSecond(1_790_000_000L
+                  + random.nextInt(1_000_000)), ZoneOffset.UTC));
               update.setLong(5, ch.id());
               yield update;
             }

@@ -1,6 +1,7 @@
 package io.runnel.loadtest;
 
 import io.runnel.testing.DedicatedPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,8 +116,8 @@ public final class FanoutScenario implements Scenario {
     notes.add(String.format(Locale.ROOT, "flood: %,d of %,d frames expected arrived; the node dropped %,.0f over a"
         + " socket's outbound bound (runnel_frames_dropped_total; each such subscription is re-snapshotted once its"
         + " socket drains, which the clients do not count as a patch)", flood.frames(), flood.expected(), dropped));
-    java.nio.file.Path jfr = work.resolve("runnel-node.jfr");
-    if (flags.jfr() && java.nio.file.Files.exists(jfr)) {
+    Path jfr = work.resolve("runnel-node.jfr");
+    if (flags.jfr() && Files.exists(jfr)) {
       notes.add(JfrTop.summarise(jfr, "runnel node", System.out));
     }
     if (r.belowZero() > 0) {

@@ -36,7 +36,9 @@ final class FeedWriter {
     long frames(long seq);
   }
 
-  /** Scenario 3's rows: {@code feed}, tenant {@code seq % tenants}, a 100-character body, seen by the tenant's sockets. */
+  /**
+   * Scenario 3's rows: {@code feed}, tenant {@code seq % tenants}, a 100-character body, seen by the tenant's sockets.
+   */
   static Target feed(int tenants, int[] perTenant) {
     String body = "b".repeat(100);
     return new Target() {

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 2, idle sockets: a Runnel node holds N quiet sockets, each with one live subscription ({@code feed}),
@@ -79,7 +80,8 @@ public final class IdleScenario implements Scenario {
             + " connections); per added socket = the heap's growth"
             + " since the previous count / the sockets added; RSS = VmRSS of the"
             + " node's process (the whole heap is touched at start, -XX:+AlwaysPreTouch, so RSS per socket is what"
-            + " grows outside the heap: thread stacks, socket buffers, native memory); connect rate = sockets added in the step / the step's wall time (upgrade,"
+            + " grows outside the heap: thread stacks, socket buffers, native memory); connect rate = sockets added in "
+                + "the step / the step's wall time (upgrade,"
             + " subscribe, first frame); CPU (user + system, /proc/<pid>/stat) over the step, for the node, all"
             + " client JVMs and the PostgreSQL server (postmaster and children)");
     return new Section(name(), "Idle sockets", conditions, List.of("node", "sockets", "connect rate (sockets/s)",
@@ -153,7 +155,7 @@ public final class IdleScenario implements Scenario {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
         Long.toString(node.pid()), "GC.class_histogram").redirectErrorStream(true).redirectOutput(file.toFile())
         .start();
-    if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
     }
   }

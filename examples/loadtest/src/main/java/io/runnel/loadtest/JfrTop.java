@@ -1,6 +1,8 @@
 package io.runnel.loadtest;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,7 +76,7 @@ public final class JfrTop {
    *
    * @throws IOException when the recording cannot be read or the summary written
    */
-  public static String summarise(Path recording, String label, java.io.PrintStream out) throws IOException {
+  public static String summarise(Path recording, String label, PrintStream out) throws IOException {
     Profile profile = read(recording, 15);
     List<String> self = lines(profile.self());
     List<String> inclusive = lines(profile.inclusive());
@@ -87,7 +89,7 @@ public final class JfrTop {
     file.add("inclusive:");
     file.addAll(inclusive);
     String name = recording.getFileName().toString().replaceFirst("\\.jfr$", "");
-    java.nio.file.Files.write(recording.resolveSibling(name + "-profile.txt"), file);
+    Files.write(recording.resolveSibling(name + "-profile.txt"), file);
     return label + " profile (JFR, " + profile.samples() + " execution samples, " + recording + "), top frames (self): "
         + String.join("; ", self.subList(0, Math.min(6, self.size())).stream()
             .map(l -> l.strip().replaceAll(" +", " ")).toList());

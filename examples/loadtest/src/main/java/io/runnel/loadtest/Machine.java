@@ -3,6 +3,7 @@ package io.runnel.loadtest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -34,7 +35,7 @@ public record Machine(String cpuModel, int cpus, double ramGiB, String os, Strin
     String jdk = System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version") + " ("
         + System.getProperty("java.vm.name") + ")";
     String load = lines("/proc/loadavg").stream().findFirst()
-        .map(l -> String.join(" ", java.util.Arrays.asList(l.split(" ")).subList(0, 3))).orElse("unknown");
+        .map(l -> String.join(" ", Arrays.asList(l.split(" ")).subList(0, 3))).orElse("unknown");
     return new Machine(model, cpus == 0 ? Runtime.getRuntime().availableProcessors() : cpus, ram, os, jdk, load);
   }
 

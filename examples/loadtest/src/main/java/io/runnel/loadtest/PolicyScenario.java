@@ -1,6 +1,7 @@
 package io.runnel.loadtest;
 
 import io.runnel.testing.DedicatedPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class PolicyScenario implements Scenario {
       notes.add(String.format(Locale.ROOT, "%,d frames expected did not arrive", r.expected() - r.frames()));
     }
     Path jfr = work.resolve("runnel-node.jfr");
-    if (flags.jfr() && java.nio.file.Files.exists(jfr)) {
+    if (flags.jfr() && Files.exists(jfr)) {
       notes.add(JfrTop.summarise(jfr, "runnel node", System.out));
     }
     List<String> conditions = List.of(String.format(Locale.ROOT, "%,d sockets, each a different user (HS256 JWT,"

@@ -1,6 +1,7 @@
 package io.runnel.loadtest;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -90,11 +91,11 @@ final class Receipts {
         lat[n++] = l;
       }
     }
-    long[] samples = java.util.Arrays.copyOf(lat, n);
+    long[] samples = Arrays.copyOf(lat, n);
     long p50 = n == 0 ? -1 : Latencies.percentile(samples, 50);
     long p99 = n == 0 ? -1 : Latencies.percentile(samples, 99);
     long max = n == 0 ? -1 : samples[n - 1];
-    long[] ub = java.util.Arrays.copyOf(upper, n);
+    long[] ub = Arrays.copyOf(upper, n);
     long u50 = n == 0 ? -1 : Latencies.percentile(ub, 50);
     long u99 = n == 0 ? -1 : Latencies.percentile(ub, 99);
     long umax = n == 0 ? -1 : ub[n - 1];

@@ -16,9 +16,9 @@ import io.runnel.dsl.server.Query;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.sync.socket.SocketLimits;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
+import io.runnel.sync.socket.SocketLimits;
 import java.time.Duration;
 import java.util.List;
 

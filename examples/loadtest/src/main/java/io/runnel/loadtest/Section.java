@@ -1,5 +1,6 @@
 package io.runnel.loadtest;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -37,7 +38,7 @@ public record Section(String scenario, String title, List<String> conditions, Li
    *
    * @param work the scenario's work directory (its JVMs' logs)
    */
-  public static Section failed(String scenario, Exception e, java.nio.file.Path work) {
+  public static Section failed(String scenario, Exception e, Path work) {
     return new Section(scenario, scenario + ": failed", List.of("the scenario stopped before it measured: "
         + String.valueOf(e.getMessage()).replace('\n', ' '), "its logs: `" + work + "`"), List.of("figure"),
         List.of(List.of("none")), List.of("**failed**: " + e.getClass().getSimpleName()));

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -138,7 +139,7 @@ public final class SocketClients {
     Semaphore slots = new Semaphore(IN_FLIGHT);
     AtomicReference<String> firstFailure = new AtomicReference<>("-");
     AtomicInteger retried = new AtomicInteger();
-    List<java.util.concurrent.CompletableFuture<ClientSocket>> all = new ArrayList<>();
+    List<CompletableFuture<ClientSocket>> all = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int k = 0; k < n; k++) {
       int index = next++;
@@ -167,7 +168,7 @@ public final class SocketClients {
    * backoff for {@code failures + 1}, up to {@link #OPEN_ATTEMPTS} in all. Completes with the subscribed socket, or
    * null when it gave up.
    */
-  private java.util.concurrent.CompletableFuture<ClientSocket> openOne(int index, int tenant, int failures,
+  private CompletableFuture<ClientSocket> openOne(int index, int tenant, int failures,
       Semaphore slots, AtomicReference<String> firstFailure, AtomicInteger retried) {
     ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent", tracking);
     WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(60));
@@ -189,7 +190,7 @@ public final class SocketClients {
         synchronized (handles) {
           handles.add(handle.get());
         }
-        return java.util.concurrent.CompletableFuture.completedFuture(s);
+        return CompletableFuture.completedFuture(s);
       }
       firstFailure.compareAndSet("-", (error != null ? error.toString() : frame).replace(' ', '_').replace('\n', '_'));
       WebSocket ws = handle.get();
@@ -197,12 +198,12 @@ public final class SocketClients {
         ws.abort();
       }
       if (failures + 1 >= OPEN_ATTEMPTS) {
-        return java.util.concurrent.CompletableFuture.<ClientSocket>completedFuture(null);
+        return CompletableFuture.<ClientSocket>completedFuture(null);
       }
       if (failures == 0) {
         retried.incrementAndGet();
       }
-      java.util.concurrent.CompletableFuture<ClientSocket> again = new java.util.concurrent.CompletableFuture<>();
+      CompletableFuture<ClientSocket> again = new CompletableFuture<>();
       retries.schedule(() -> {
         slots.acquireUninterruptibly();
         openOne(index, tenant, failures + 1, slots, firstFailure, retried).whenComplete((r, e) -> again.complete(r));

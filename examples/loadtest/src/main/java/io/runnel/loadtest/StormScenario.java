@@ -1,6 +1,7 @@
 package io.runnel.loadtest;
 
 import io.runnel.testing.DedicatedPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,7 +100,7 @@ public final class StormScenario implements Scenario {
         liveMet ? "met" : "not met",
         size.sockets() == 10_000 ? "" : "; this run's size is not scenario 3's full size"));
     Path jfr = work.resolve("runnel-node.jfr");
-    if (flags.jfr() && java.nio.file.Files.exists(jfr)) {
+    if (flags.jfr() && Files.exists(jfr)) {
       notes.add(JfrTop.summarise(jfr, "runnel node", System.out));
     }
     List<String> conditions = List.of(size.describe().replaceFirst(", [^,]*changes/s for .*", "") + " as in scenario"

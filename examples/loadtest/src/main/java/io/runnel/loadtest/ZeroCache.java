@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Rocicorp Zero's server for scenario 7: its legacy permissions deployed with {@code zero-deploy-permissions}, then
@@ -153,7 +155,7 @@ final class ZeroCache implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       h.destroyForcibly();
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       h.destroyForcibly();
     }
   }

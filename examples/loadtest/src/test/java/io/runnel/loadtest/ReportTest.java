@@ -76,7 +76,8 @@ class ReportTest {
     assertAll(
         () -> assertEquals(middle, DecodeScenario.median(List.of(fast, slow, middle))),
         () -> assertEquals(slow, DecodeScenario.median(List.of(fast, slow)), "the lower of two"),
-        () -> assertEquals(List.of("runnel", "1,000", "500, 1,000, 2,000", "500", "1.00 / 2.00", "0.01", "10.0", "0.01", "0"),
+        () -> assertEquals(
+            List.of("runnel", "1,000", "500, 1,000, 2,000", "500", "1.00 / 2.00", "0.01", "10.0", "0.01", "0"),
             DecodeScenario.row(List.of(fast, slow, middle))));
   }
 

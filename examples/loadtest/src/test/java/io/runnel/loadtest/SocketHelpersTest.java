@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The pure helpers of the socket scenarios: percentiles, frame fields, RSS, counts, result lines, bare frames. */
@@ -142,30 +145,30 @@ class SocketHelpersTest {
   }
 
   /** A socket the listener is handed and only asks for more frames on. */
-  private static final class NoSocket implements java.net.http.WebSocket {
+  private static final class NoSocket implements WebSocket {
     @Override
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendText(CharSequence data, boolean last) {
+    public CompletableFuture<WebSocket> sendText(CharSequence data, boolean last) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendBinary(java.nio.ByteBuffer data,
+    public CompletableFuture<WebSocket> sendBinary(ByteBuffer data,
         boolean last) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendPing(java.nio.ByteBuffer message) {
+    public CompletableFuture<WebSocket> sendPing(ByteBuffer message) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendPong(java.nio.ByteBuffer message) {
+    public CompletableFuture<WebSocket> sendPong(ByteBuffer message) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<java.net.http.WebSocket> sendClose(int statusCode, String reason) {
+    public CompletableFuture<WebSocket> sendClose(int statusCode, String reason) {
       throw new UnsupportedOperationException();
     }
 

@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -106,7 +108,7 @@ class ZeroHelpersTest {
     String json = Files.readString(Path.of("src/main/zero/package.json"));
     Matcher m = Pattern.compile("\"([@a-z0-9/._-]+)\"\\s*:\\s*\"([^\"]*)\"").matcher(
         json.substring(json.indexOf("\"dependencies\"")));
-    java.util.Map<String, String> deps = new java.util.LinkedHashMap<>();
+    Map<String, String> deps = new LinkedHashMap<>();
     while (m.find()) {
       deps.put(m.group(1), m.group(2));
     }

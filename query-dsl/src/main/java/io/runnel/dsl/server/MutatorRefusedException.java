@@ -31,7 +31,8 @@ public final class MutatorRefusedException extends RuntimeException {
     this.cause = Objects.requireNonNull(cause, "cause");
     this.fix = Objects.requireNonNull(fix, "fix");
     if (!code.matches("X_[A-Z0-9_]+")) {
-      throw new IllegalArgumentException("A mutator's code is X_ then upper-case letters, digits, underscores: " + code);
+      throw new IllegalArgumentException("A mutator's code is X_ then upper-case letters, digits, underscores: "
+          + code);
     }
     for (ErrorCode own : ErrorCode.values()) {
       if (own.name().equals(code)) {

@@ -27,8 +27,8 @@ public final class QueryHash {
   }
 
   /**
-   * The write digest ({@code docs/protocol.md}, "Idempotency"): the first 32 hex of SHA-256 over the actor id, a newline
-   * and the idempotency key. It names a write in {@code patch.writes} without revealing the key.
+   * The write digest ({@code docs/protocol.md}, "Idempotency"): the first 32 hex of SHA-256 over the actor id, a
+   * newline and the idempotency key. It names a write in {@code patch.writes} without revealing the key.
    *
    * @param actorId the actor's id; the empty string for an anonymous actor
    * @param key the idempotency key

@@ -1,5 +1,6 @@
 package io.runnel.sync.auth;
 
+import io.runnel.sync.log.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
@@ -57,7 +58,7 @@ public final class AuthRefusedException extends RunnelException {
    */
   public static AuthRefusedException unavailable(Exception e) {
     String errorId = UUID.randomUUID().toString();
-    io.runnel.sync.log.LogContext.logFailure(LOG, Level.WARNING, errorId, "the authenticator could not decide", e);
+    LogContext.logFailure(LOG, Level.WARNING, errorId, "the authenticator could not decide", e);
     return new AuthRefusedException(503, 5, ErrorCode.X_SOCKET_AUTH_UNAVAILABLE,
         "The authenticator could not decide now; the node's log has the details under errorId " + errorId + ".",
         "Retry after a few seconds.");

@@ -3,6 +3,7 @@ package io.runnel.sync.auth;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import io.runnel.wire.Nullable;
+import java.util.List;
 
 /**
  * What a request presented: a bearer token ({@code Authorization: Bearer}), the session cookie
@@ -28,7 +29,7 @@ public record Credentials(@Nullable String bearer, @Nullable String sessionCooki
     String bearer = headers.first(HeaderNames.AUTHORIZATION).filter(a -> a.regionMatches(true, 0, "Bearer ", 0, 7))
         .map(a -> a.substring(7).trim()).filter(t -> !t.isEmpty()).orElse(null);
     String cookie = null;
-    for (String header : headers.all(HeaderNames.COOKIE, java.util.List::of)) {
+    for (String header : headers.all(HeaderNames.COOKIE, List::of)) {
       for (String part : header.split(";")) {
         String p = part.trim();
         if (p.startsWith("runnel_session=") && p.length() > "runnel_session=".length()) {

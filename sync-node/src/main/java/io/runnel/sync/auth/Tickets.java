@@ -3,6 +3,7 @@ package io.runnel.sync.auth;
 import io.runnel.dsl.Actor;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
+import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
@@ -112,7 +113,7 @@ public final class Tickets {
     }
     Actor actor = new Actor(text(body.get("sub")), text(body.get("org")), strings(body.get("roles")),
         strings(body.get("permissions")));
-    long grantExp = body.get("grantExp") instanceof io.runnel.wire.JsonNumber n ? Long.parseLong(n.toString()) : exp;
+    long grantExp = body.get("grantExp") instanceof JsonNumber n ? Long.parseLong(n.toString()) : exp;
     return new Grant(actor, Math.max(exp, grantExp));
   }
 

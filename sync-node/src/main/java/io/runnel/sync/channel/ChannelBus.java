@@ -1,6 +1,7 @@
 package io.runnel.sync.channel;
 
 import io.runnel.bus.Subjects;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
@@ -55,7 +56,7 @@ public interface ChannelBus extends AutoCloseable {
    * waits here for its presence leaves to reach the other nodes); a bus that sends at once returns at once. Never
    * throws for a bus that is down: what it did not take is lost, as {@link #publish} says.
    */
-  default void flush(java.time.Duration deadline) {}
+  default void flush(Duration deadline) {}
 
   /** Stops every listener. */
   @Override

@@ -14,8 +14,10 @@ import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -287,9 +289,9 @@ public final class ChannelHub implements AutoCloseable {
    * @return the topics left, in no order, each with its refusal ({@code X_FORBIDDEN}), for the socket to answer
    *     with {@code refuse}
    */
-  public java.util.Map<String, ChannelException> recheck(ChannelMember member) {
+  public Map<String, ChannelException> recheck(ChannelMember member) {
     Held held = sockets.get(Objects.requireNonNull(member, "member").id());
-    java.util.Map<String, ChannelException> refused = new java.util.HashMap<>();
+    Map<String, ChannelException> refused = new HashMap<>();
     if (held == null) {
       return refused;
     }

@@ -1,5 +1,7 @@
 package io.runnel.sync.channel;
 
+import java.time.Duration;
+
 /**
  * A node's channel limits ({@code docs/protocol.md}, "Limits"); none can be raised from the wire.
  *
@@ -53,7 +55,7 @@ public record ChannelLimits(int topicsPerSocket, int topicsPerNode, int eventPay
    *
    * @throws IllegalArgumentException when it is under 3 ms
    */
-  public ChannelLimits withPresenceTtl(java.time.Duration ttl) {
+  public ChannelLimits withPresenceTtl(Duration ttl) {
     return new ChannelLimits(topicsPerSocket, topicsPerNode, eventPayloadBytes, eventsPerSecond, eventBurst,
         ttl.toMillis(), presenceMetaBytes);
   }

@@ -12,9 +12,11 @@ import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +37,7 @@ public final class TransportChannelBus implements ChannelBus {
   private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   /** Messages dropped since the bus last took one; the first of an outage is logged, the rest only counted. */
-  private final java.util.concurrent.atomic.AtomicLong droppedInOutage = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong droppedInOutage = new AtomicLong();
 
   /** A bus over {@code transport}. */
   public TransportChannelBus(Transport transport) {
@@ -96,7 +98,7 @@ public final class TransportChannelBus implements ChannelBus {
   }
 
   @Override
-  public void flush(java.time.Duration deadline) {
+  public void flush(Duration deadline) {
     try {
       transport.flush(Objects.requireNonNull(deadline, "deadline"));
     } catch (TransportUnavailableException e) {

@@ -3,12 +3,15 @@ package io.runnel.sync.http;
 import io.helidon.webserver.http.ServerRequest;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
+import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
+import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -53,12 +56,12 @@ final class Bodies {
     if (!(json instanceof JsonObject o)) {
       throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body is not a JSON object.", fix);
     }
-    if (!(o.get("event") instanceof io.runnel.wire.JsonString name) || name.value().isEmpty()) {
+    if (!(o.get("event") instanceof JsonString name) || name.value().isEmpty()) {
       throw new HttpRefusal(422, ErrorCode.X_INPUT_INVALID, "The body's member 'event' is missing or not a "
           + "non-empty string.", fix);
     }
     JsonValue payload = o.get("payload");
-    return new Event(name.value(), payload == null ? io.runnel.wire.JsonNull.NULL : payload);
+    return new Event(name.value(), payload == null ? JsonNull.NULL : payload);
   }
 
   static JsonValue parse(String text, String what) {
@@ -101,7 +104,7 @@ final class Bodies {
       if (bytes.length > MAX_BYTES) {
         // Read to the end before answering, so the client, still sending, receives the 413 rather than a reset
         // connection (bounded: Helidon refuses a body past DRAIN_BYTES itself).
-        in.transferTo(java.io.OutputStream.nullOutputStream());
+        in.transferTo(OutputStream.nullOutputStream());
         throw tooLarge;
       }
     } catch (IOException e) {

@@ -2,17 +2,20 @@ package io.runnel.sync.http;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.RequestException;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.runnel.sync.log.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 
 /**
  * Error bodies ({@code { "code", "cause", "fix" }}) for refusals the HTTP stack answers before Runnel's routes run:
@@ -59,7 +62,7 @@ public final class ErrorBodies {
         .safeMessage(true)
         .setKeepAlive(false);
     if (retryAfterSeconds > 0) {
-      b.header(io.helidon.http.HeaderValues.create(HeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds)));
+      b.header(HeaderValues.create(HeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds)));
     }
     return b.build();
   }
@@ -149,8 +152,8 @@ public final class ErrorBodies {
 
   /** A 5xx the HTTP stack made: {@code X_INTERNAL} with an {@code errorId}, logged with it. */
   private static void internal(JsonObject.Builder b, String path, Status status, String message) {
-    String errorId = java.util.UUID.randomUUID().toString();
-    io.runnel.sync.log.LogContext.logFailure(LOG, System.Logger.Level.ERROR, errorId, "the HTTP stack answered "
+    String errorId = UUID.randomUUID().toString();
+    LogContext.logFailure(LOG, System.Logger.Level.ERROR, errorId, "the HTTP stack answered "
         + status + " for " + path + ": " + message, null);
     b.put("code", ErrorCode.X_INTERNAL.name()).put("cause", status.reasonPhrase() + " (errorId " + errorId + ").")
         .put("fix", "Retry later; if it keeps failing, report the errorId.").put("errorId", errorId);

@@ -23,18 +23,12 @@ import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.time.Sleeper;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,10 +39,10 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The node's HTTP routes besides the socket ({@code docs/protocol.md}, "HTTP surface"): {@code POST /v1/mutate/{mutator}},
- * {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets}, {@code POST /v1/channels/{topic}/events} (when
- * a channel hub is given), CORS preflights for configured origins, and the
- * idempotency store's upkeep.
+ * The node's HTTP routes besides the socket ({@code docs/protocol.md}, "HTTP surface"):
+ * {@code POST /v1/mutate/{mutator}}, {@code GET /v1/query/{query}?input=}, {@code POST /v1/tickets},
+ * {@code POST /v1/channels/{topic}/events} (when a channel hub is given), CORS preflights for configured origins, and
+ * the idempotency store's upkeep.
  *
  * <pre>{@code
  * HttpApi api = HttpApi.builder().declarations(d).dataSource(pool).live(registry).authenticator(auth)
@@ -187,7 +181,8 @@ public final class HttpApi {
       }
       String name = req.path().pathParameters().get("mutator");
       Mutator<?> mutator = declarations.mutator(name).orElseThrow(() -> new HttpRefusal(404,
-          ErrorCode.X_MUTATOR_UNKNOWN, "No mutator is declared as '" + name + "'.", "Call a declared mutator by its name."));
+          ErrorCode.X_MUTATOR_UNKNOWN, "No mutator is declared as '" + name + "'.",
+          "Call a declared mutator by its name."));
       if (!mutator.policy().admits(actor)) {
         throw new HttpRefusal(403, ErrorCode.X_FORBIDDEN, "The policy of '" + name + "' refuses this actor.",
             "Sign in as an actor the mutator's policy admits.");

@@ -127,7 +127,9 @@ final class IdempotencyStore {
     void run() throws SQLException;
   }
 
-  /** Runs {@code work} in one transaction on {@code c}: committed, or rolled back when it throws; autocommit restored. */
+  /**
+   * Runs {@code work} in one transaction on {@code c}: committed, or rolled back when it throws; autocommit restored.
+   */
   private static void inTransaction(Connection c, Work work) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(false);

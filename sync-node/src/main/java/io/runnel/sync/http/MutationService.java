@@ -5,6 +5,7 @@ import io.runnel.dsl.server.MutationContext;
 import io.runnel.dsl.server.Mutator;
 import io.runnel.dsl.server.MutatorRefusedException;
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.protocol.Lsn;
 import io.runnel.time.Sleeper;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
@@ -193,7 +194,8 @@ final class MutationService {
         }
         JsonValue result = Results.toJson(mutator.server().run(new Context(call.actor(), c), call.input()));
         JsonObject provisional = JsonObject.builder().put("result", result).put("write", digest).build();
-        if (!store.insert(c, actorId, key, hash, mutator.name(), 200, provisional.toString(), now, now.minus(retention))) {
+        if (!store.insert(c, actorId, key, hash, mutator.name(), 200, provisional.toString(), now,
+            now.minus(retention))) {
           c.rollback();
           return null;
         }
@@ -296,7 +298,7 @@ final class MutationService {
   private static String insertLsn(Connection c) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
       r.next();
-      return io.runnel.protocol.Lsn.parse(r.getString(1)).point().toString();
+      return Lsn.parse(r.getString(1)).point().toString();
     }
   }
 

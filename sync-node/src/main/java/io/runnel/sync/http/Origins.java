@@ -2,6 +2,7 @@ package io.runnel.sync.http;
 
 import io.runnel.wire.Nullable;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -115,7 +116,7 @@ public final class Origins {
       }
       int port = u.getPort() >= 0 ? u.getPort() : scheme.equals("https") ? 443 : 80;
       return scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + ":" + port;
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       return null;
     }
   }

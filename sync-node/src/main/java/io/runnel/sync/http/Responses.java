@@ -3,6 +3,7 @@ package io.runnel.sync.http;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
+import io.runnel.sync.log.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import java.lang.System.Logger.Level;
@@ -34,7 +35,7 @@ final class Responses {
   /** The body of an unexpected failure: logged in full under a new error id, which the body names. */
   static String internal(Throwable failure, String what) {
     String errorId = UUID.randomUUID().toString();
-    io.runnel.sync.log.LogContext.logFailure(LOG, Level.ERROR, errorId, what + " failed", failure);
+    LogContext.logFailure(LOG, Level.ERROR, errorId, what + " failed", failure);
     return JsonObject.builder()
         .put("code", ErrorCode.X_INTERNAL.name())
         .put("cause", what + " failed unexpectedly; the node's log has the details under errorId " + errorId + ".")

@@ -11,9 +11,12 @@ import io.runnel.replicator.PositionEvent;
 import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -48,11 +51,11 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private final DeliveredPosition delivered;
   private final Runnable onGap;
   private final ChangeListener listener;
-  private final Map<String, Long> producers = new java.util.HashMap<>();
+  private final Map<String, Long> producers = new HashMap<>();
   private final Map<LiveWindow, List<ChangeEvent>> transaction = new LinkedHashMap<>();
   private final List<ChangeEvent> current = new ArrayList<>();
   /** The tables the open transaction touched, for the listener when it is too large to hold. */
-  private final java.util.Set<String> tables = new java.util.LinkedHashSet<>();
+  private final Set<String> tables = new LinkedHashSet<>();
   private @Nullable Lsn currentCommit;
   private long transactionStart;
   private boolean overflow;
@@ -209,7 +212,7 @@ final class ChangeDispatcher implements Consumer<TransportMessage> {
   private void tell(Position lsn) {
     try {
       if (overflow) {
-        listener.oversized(java.util.Set.copyOf(tables), lsn);
+        listener.oversized(Set.copyOf(tables), lsn);
       } else {
         listener.transaction(List.copyOf(current), lsn);
       }

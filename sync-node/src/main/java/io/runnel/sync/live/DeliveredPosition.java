@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The node's delivered position: the LSN through which every window has queued the frames its changes caused
- * ({@code docs/protocol.md}: the {@code lsn} of the {@code hello} answer, which lets a client settle a write that changed
- * nothing it holds).
+ * ({@code docs/protocol.md}: the {@code lsn} of the {@code hello} answer, which lets a client settle a write that
+ * changed nothing it holds).
  *
  * <p>The dispatcher records each transaction with the number of windows it was handed to; each window reports
  * when it has handled it. The position is the last transaction before the first one still being handled. A

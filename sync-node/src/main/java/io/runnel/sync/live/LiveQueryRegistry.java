@@ -4,16 +4,12 @@ import io.runnel.bus.Subjects;
 import io.runnel.bus.Subscription;
 import io.runnel.bus.Transport;
 import io.runnel.dsl.Actor;
-import io.runnel.dsl.Column;
 import io.runnel.dsl.EntityRef;
-import io.runnel.dsl.Filter;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
-import io.runnel.dsl.ValueInvalidException;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Query;
-import io.runnel.dsl.server.QueryHash;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.ReadAnswer;
@@ -33,7 +29,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -73,7 +75,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
   /** When {@link #start} ran (epoch ms, the node's clock), or 0 before. */
   private volatile long startedAtMillis;
   private final ChangeListener listener;
-  private final java.util.concurrent.ScheduledExecutorService timers = Threads.scheduler("live-windows-grace");
+  private final ScheduledExecutorService timers = Threads.scheduler("live-windows-grace");
   private final Map<WindowId, LiveWindow> windows = new ConcurrentHashMap<>();
   private final AtomicLong pendingTasks = new AtomicLong();
   private final Object lock = new Object();
@@ -97,7 +99,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
     this.recent = new RecentTransactions(b.recentChanges, 100_000);
     this.ringBudget = new PatchRing.Budget(b.ringBytes);
     this.context = new LiveWindow.Context(reader, routing, recent, ringBudget,
-        new java.util.concurrent.Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
+        new Semaphore(b.rereadConcurrency), b.clock, b.extraRows, b.snapshotCost,
         b.maxLag.toMillis(), delivered, b.sleeper);
     this.listener = b.listener;
     this.clock = b.clock;
@@ -202,7 +204,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       try {
         refuseOtherTenantsRecord(resolved);
       } catch (SQLException e) {
-        String errorId = java.util.UUID.randomUUID().toString();
+        String errorId = UUID.randomUUID().toString();
         LOG.log(System.Logger.Level.WARNING, "errorId=" + errorId + ": the tenancy probe of " + id.logName()
             + " failed (SQLState " + e.getSQLState() + ")");
         throw new LiveQueryException(ErrorCode.X_INTERNAL, "Checking the tenant of a record failed (errorId "
@@ -238,7 +240,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
       }
     }
     window.subscribe(new WindowSubscribers.Sub(sid, subscriber, actor, q.policy().rowRule()), resumeFrom,
-        cursor == null ? java.util.Set.of() : java.util.Set.copyOf(cursor.ids()));
+        cursor == null ? Set.of() : Set.copyOf(cursor.ids()));
     LiveWindow joined = window;
     AtomicBoolean open = new AtomicBoolean(true);
     return new LiveSubscription() {
@@ -291,7 +293,7 @@ public final class LiveQueryRegistry implements AutoCloseable {
             window.close();
           }
         }
-      }, grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      }, grace.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
@@ -324,9 +326,9 @@ public final class LiveQueryRegistry implements AutoCloseable {
    * times of the transactions delivered and the times of the replicator's position heartbeats; empty before the
    * first of either.
    */
-  public java.util.OptionalLong asOf() {
+  public OptionalLong asOf() {
     long at = delivered.asOf();
-    return at > 0 ? java.util.OptionalLong.of(at) : java.util.OptionalLong.empty();
+    return at > 0 ? OptionalLong.of(at) : OptionalLong.empty();
   }
 
   /**
@@ -335,10 +337,10 @@ public final class LiveQueryRegistry implements AutoCloseable {
    * nothing arrives: a replicator that streams sends a heartbeat every second even when the database is idle, so an
    * idle database stays near 0 and a stuck or stopped replicator grows.
    */
-  public java.util.OptionalLong lagMillis() {
-    java.util.OptionalLong at = asOf();
-    return at.isPresent() ? java.util.OptionalLong.of(Math.max(0, clock.millis() - at.getAsLong()))
-        : java.util.OptionalLong.empty();
+  public OptionalLong lagMillis() {
+    OptionalLong at = asOf();
+    return at.isPresent() ? OptionalLong.of(Math.max(0, clock.millis() - at.getAsLong()))
+        : OptionalLong.empty();
   }
 
   /**
@@ -431,8 +433,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
 
     /**
-     * At most {@code windows} distinct windows (default 10,000, {@code docs/protocol.md}'s distinct windows per node); at
-     * the cap an idle window (no subscriber, kept for resumes) is let go first.
+     * At most {@code windows} distinct windows (default 10,000, {@code docs/protocol.md}'s distinct windows per node);
+     * at the cap an idle window (no subscriber, kept for resumes) is let go first.
      *
      * @throws IllegalArgumentException when it is not positive
      */

@@ -15,12 +15,16 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,7 +51,7 @@ final class LiveWindow {
 
   /** The settings every window of a registry shares. */
   record Context(WindowReader reader, RoutingIndex routing, RecentTransactions recent, PatchRing.Budget ringBudget,
-      Semaphore rereads, java.time.Clock clock, int extraRows, int snapshotCost, long maxLagMillis,
+      Semaphore rereads, Clock clock, int extraRows, int snapshotCost, long maxLagMillis,
       DeliveredPosition delivered, Sleeper sleeper) {}
 
   private final WindowId id;
@@ -299,7 +303,7 @@ final class LiveWindow {
         needsRead |= rows.apply(c) == WindowRows.Outcome.NEEDS_READ;
         String key = keyOf(c);
         if (c.write() != null && key != null) {
-          writes.computeIfAbsent(c.write(), w -> new java.util.HashSet<>()).add(key);
+          writes.computeIfAbsent(c.write(), w -> new HashSet<>()).add(key);
         }
         if (key != null && !rows.holds(key)) {
           ctx.routing().prune(this, key, c.lsn());
@@ -345,7 +349,7 @@ final class LiveWindow {
   private void refill() {
     try {
       readWhole();
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new IllegalStateException("Refill of " + id.logName() + " failed (SQLState " + e.getSQLState() + ")", e);
     }
   }
@@ -358,7 +362,7 @@ final class LiveWindow {
    *
    * @throws java.sql.SQLException when a read fails
    */
-  private void readWhole() throws java.sql.SQLException {
+  private void readWhole() throws SQLException {
     int tries = rereadPending ? 1 : 20;
     for (int attempt = 1; ; attempt++) {
       ctx.routing().startReading(this);
@@ -398,7 +402,7 @@ final class LiveWindow {
         ctx.rereads().acquireUninterruptibly();
       }
       readWhole();
-    } catch (RunnelException | java.sql.SQLException e) {
+    } catch (RunnelException | SQLException e) {
       failRead(e);
       return;
     } finally {
@@ -450,7 +454,7 @@ final class LiveWindow {
   }
 
   private void failRead(Exception e) {
-    String errorId = java.util.UUID.randomUUID().toString();
+    String errorId = UUID.randomUUID().toString();
     // The cause names neither the window (its tenant) nor the database's message (it may quote row values): the log
     // line under the errorId has the exception's class, for the operator.
     RunnelException error = e instanceof RunnelException re ? re

@@ -70,7 +70,8 @@ record ResolvedQuery(Query<?> query, Select select, @Nullable String org, Window
   /** The refusal of a query whose {@linkplain #otherTenant() probe} found a row: it names no data of that row. */
   LiveQueryException otherTenantsRecord() {
     return new LiveQueryException(ErrorCode.X_TENANCY_ACTOR_MISMATCH,
-        "'" + query.name() + "' names by key a '" + entity().name() + "' record of another tenant than the actor's org.",
+        "'" + query.name() + "' names by key a '" + entity().name()
+            + "' record of another tenant than the actor's org.",
         "Ask for records of the actor's own org; another org's records are never read.");
   }
 

@@ -1,17 +1,19 @@
 package io.runnel.sync.live;
 
 import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.wire.Nullable;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Which windows a change must reach, found by lookups, never by scanning every window.
@@ -30,11 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RoutingIndex {
 
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicLong additions = new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.function.Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable;
+  private final AtomicLong additions = new AtomicLong();
+  private final Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable;
 
   /** @param entityOfTable the declared entity of a table, to spell old rows' keys */
-  RoutingIndex(java.util.function.Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable) {
+  RoutingIndex(Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable) {
     this.entityOfTable = entityOfTable;
   }
 
@@ -178,7 +180,7 @@ final class RoutingIndex {
 
   /** The old row's key of an update or delete that carried one, else null. */
   private @Nullable String oldKey(String table, @Nullable Row old) {
-    io.runnel.dsl.EntityRef entity = entityOfTable.apply(table);
+    EntityRef entity = entityOfTable.apply(table);
     if (old == null || entity == null) {
       return null;
     }

@@ -3,6 +3,10 @@ package io.runnel.sync.live;
 import io.runnel.dsl.Actor;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -42,10 +46,10 @@ public record WindowId(String qid, String tenant) {
    */
   public String logName() {
     try {
-      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-          .digest(tenant.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return qid + "@t:" + java.util.HexFormat.of().formatHex(d, 0, 4);
-    } catch (java.security.NoSuchAlgorithmException e) {
+      byte[] d = MessageDigest.getInstance("SHA-256")
+          .digest(tenant.getBytes(StandardCharsets.UTF_8));
+      return qid + "@t:" + HexFormat.of().formatHex(d, 0, 4);
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("Every JVM has SHA-256", e);
     }
   }

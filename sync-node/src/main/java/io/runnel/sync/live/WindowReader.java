@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.postgresql.PGStatement;
 
 /**
  * Runs window reads: one REPEATABLE READ, read-only transaction that first takes {@code pg_current_snapshot()} and
@@ -151,7 +152,7 @@ final class WindowReader {
         try (PreparedStatement s = c.prepareStatement(sql.sql())) {
           // Never server-prepared, so results come as PostgreSQL's text (what pgoutput carries), not pgjdbc's
           // rendering of binary values.
-          s.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+          s.unwrap(PGStatement.class).setPrepareThreshold(0);
           bind(s, sql);
           try (ResultSet r = s.executeQuery()) {
             List<Column> columns = entity.ref().columns();

@@ -2,6 +2,7 @@ package io.runnel.sync.live;
 
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Matcher;
+import io.runnel.dsl.Order;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.WireRecord;
@@ -214,7 +215,7 @@ final class WindowRows {
   }
 
   private boolean readsColumn(String column) {
-    for (io.runnel.dsl.Order o : matcher.select().effectiveOrder()) {
+    for (Order o : matcher.select().effectiveOrder()) {
       if (o.column().equals(column)) {
         return true;
       }

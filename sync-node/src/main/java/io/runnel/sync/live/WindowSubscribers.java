@@ -6,7 +6,6 @@ import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Policy;
 import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
-import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.Nullable;
@@ -14,6 +13,7 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,7 +170,7 @@ final class WindowSubscribers {
     }
     List<Op> pending = new ArrayList<>();
     List<Row> base = new ArrayList<>();
-    Set<String> atKeys = new java.util.HashSet<>();
+    Set<String> atKeys = new HashSet<>();
     for (Row r : atCursor) {
       String k = entity.keyOf(r);
       atKeys.add(k);

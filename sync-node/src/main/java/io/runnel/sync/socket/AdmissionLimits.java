@@ -1,8 +1,8 @@
 package io.runnel.sync.socket;
 
 /**
- * A node's admission caps ({@code docs/protocol.md}, "Limits"), each taken as a reservation before anything that may wait
- * and given back in a {@code finally}, so many upgrades or {@code sub} frames arriving together cannot pass a cap
+ * A node's admission caps ({@code docs/protocol.md}, "Limits"), each taken as a reservation before anything that may
+ * wait and given back in a {@code finally}, so many upgrades or {@code sub} frames arriving together cannot pass a cap
  * many times. None can be raised from the wire.
  *
  * @param socketsPerNode open sockets (upgrades in flight included) the node holds (default 250,000; over it

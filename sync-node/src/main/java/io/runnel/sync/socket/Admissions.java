@@ -1,7 +1,6 @@
 package io.runnel.sync.socket;
 
 import io.runnel.dsl.Actor;
-import io.runnel.sync.socket.TokenBucket;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
@@ -27,7 +26,9 @@ import java.util.function.LongSupplier;
  */
 final class Admissions {
 
-  /** How long an upgrade the socket took over may wait for its {@code onOpen} before its reservations are given back. */
+  /**
+   * How long an upgrade the socket took over may wait for its {@code onOpen} before its reservations are given back.
+   */
   static final long OPEN_DEADLINE_MS = 30_000;
 
   private final AdmissionLimits limits;

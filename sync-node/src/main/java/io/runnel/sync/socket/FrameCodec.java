@@ -13,8 +13,9 @@ import java.util.Objects;
  *
  * <p><b>Encoding</b> is {@link io.runnel.protocol.FrameEncoder}'s, written as compact JSON by Jackson's streaming
  * generator: {@code t} first, then the fields in the contract's order; an absent optional field is left out, except
- * {@code hello.actor}, which is null for an anonymous actor. Rows, inputs, metas and payloads are written as the {@link io.runnel.wire.JsonValue}s they are: member order
- * and number text are kept (an {@code int8} or {@code numeric} arrives as a string already, per "Values").
+ * {@code hello.actor}, which is null for an anonymous actor. Rows, inputs, metas and payloads are written as the
+ * {@link io.runnel.wire.JsonValue}s they are: member order and number text are kept (an {@code int8} or {@code numeric}
+ * arrives as a string already, per "Values").
  *
  * <p><b>Decoding</b> reads the text with the node's bounded reader, then {@link FrameDecoder#client}: it is strict
  * about what a frame kind defines and lenient about the rest: the text must be one JSON

@@ -87,7 +87,9 @@ final class FrameWriter implements FrameSink {
   private record PatchTail(List<Op> ops, List<String> writes, Cursor cursor, String text) {}
 
   private static final String PATCH_PREFIX = "{\"t\":\"patch\",\"sid\":\"\",";
-  /** The last tails, a slot per hash of the ops list's identity, so windows publishing at once rarely evict each other. */
+  /**
+   * The last tails, a slot per hash of the ops list's identity, so windows publishing at once rarely evict each other.
+   */
   private static final AtomicReferenceArray<@Nullable PatchTail> LAST_PATCHES = new AtomicReferenceArray<>(64);
 
   /**

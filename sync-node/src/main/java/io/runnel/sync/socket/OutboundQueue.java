@@ -17,11 +17,11 @@ import java.util.function.Consumer;
  * park replaces; with 10,000 sockets each woken once a second those old-to-young references made the young pauses'
  * heap-root scan 100–400 ms (docs/performance.md). A writer that lives for one burst dies young.
  *
- * <p>Rules ({@code docs/protocol.md}, "Limits"): a frame that would push the queue past its bound is refused (the caller
- * drops it and marks the subscription desynced); one frame larger than the bound is admitted into an empty queue,
- * so a big snapshot can still be sent. An <em>answer</em> to the client's own frame (the {@code hello} reply, a
- * {@code refuse}) is never refused for the data queued ahead of it: {@code docs/protocol.md} promises an answer to every
- * {@code hello}, and a client that misses it takes the node for dead. Answers have {@link #ANSWER_ROOM} bytes of
+ * <p>Rules ({@code docs/protocol.md}, "Limits"): a frame that would push the queue past its bound is refused (the
+ * caller drops it and marks the subscription desynced); one frame larger than the bound is admitted into an empty
+ * queue, so a big snapshot can still be sent. An <em>answer</em> to the client's own frame (the {@code hello} reply, a
+ * {@code refuse}) is never refused for the data queued ahead of it: {@code docs/protocol.md} promises an answer to
+ * every {@code hello}, and a client that misses it takes the node for dead. Answers have {@link #ANSWER_ROOM} bytes of
  * room past the bound; the inbound frame rate keeps them small, and a client that lets even that room fill is not
  * reading. The writer records when its current send began, so a sweep can cut a send stuck past its deadline.
  */

@@ -2,9 +2,6 @@ package io.runnel.sync.socket;
 
 import io.helidon.websocket.WsSession;
 import io.runnel.protocol.ServerFrame;
-import io.runnel.sync.socket.FrameAssembler;
-import io.runnel.sync.socket.FrameCodec;
-import io.runnel.sync.socket.OutboundQueue;
 import io.runnel.time.Threads;
 import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;

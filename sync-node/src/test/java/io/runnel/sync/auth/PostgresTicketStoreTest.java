@@ -13,6 +13,7 @@ import io.runnel.dsl.Actor;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresTicketStoreTest {
 
-  static final byte[] KEY = "a-shared-ticket-key-of-32-bytes!".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  static final byte[] KEY = "a-shared-ticket-key-of-32-bytes!".getBytes(StandardCharsets.UTF_8);
 
   TestDatabase db;
   HikariDataSource pool;
@@ -91,7 +92,8 @@ class PostgresTicketStoreTest {
   void aTicketSignedWithAnotherKeyIsRefusedWithoutBeingClaimed() throws Exception {
     ManualClock clock = ManualClock.now();
     TicketStore store = TicketStore.postgres(pool, clock);
-    Tickets other = Tickets.create("another-key-another-key-another!!".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+    Tickets other = Tickets.create(
+        "another-key-another-key-another!!".getBytes(StandardCharsets.UTF_8),
         store, clock);
     Tickets ours = Tickets.create(KEY, store, clock);
     long before = rows();

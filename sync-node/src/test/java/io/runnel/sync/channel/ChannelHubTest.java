@@ -9,15 +9,22 @@ import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.server.Channel;
 import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Policy;
+import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.ManualClock;
+import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +37,14 @@ class ChannelHubTest {
   static final ChannelRef ROOM = ChannelRef.of("room", "roomId");
   static final ChannelRef SLOW = ChannelRef.of("slow", "id");
   /** Holds every join of a {@code slow} topic inside its policy until the test lets go. */
-  static final java.util.concurrent.CountDownLatch GATE = new java.util.concurrent.CountDownLatch(1);
-  static final java.util.concurrent.atomic.AtomicInteger WAITING = new java.util.concurrent.atomic.AtomicInteger();
+  static final CountDownLatch GATE = new CountDownLatch(1);
+  static final AtomicInteger WAITING = new AtomicInteger();
   static final Declarations DECLARATIONS = Declarations.builder()
       .channel(Channel.of(ROOM).presence().events("typing").policy(Policy.allowPublic()))
       .channel(Channel.of(SLOW).policy(Policy.custom("slow", (actor, params) -> {
         WAITING.incrementAndGet();
         try {
-          return GATE.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          return GATE.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return false;
@@ -182,10 +189,10 @@ class ChannelHubTest {
   void capsAreReservationsSoSeventyJoinsWaitingInThePolicyAtOnceCannotPassTheCapTogether() throws Exception {
     ChannelHub hub = hub("one", ChannelBus.local());
     Member ada = new Member("s-ada", "ada");
-    java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
+    AtomicInteger joined = new AtomicInteger();
     List<Thread> joins = new ArrayList<>();
-    java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
     for (int i = 0; i < 70; i++) {
       String topic = SLOW.topic("t" + i);
       joins.add(Thread.ofVirtual().start(() -> {
@@ -193,7 +200,7 @@ class ChannelHubTest {
           hub.join(ada, topic, null);
           joined.incrementAndGet();
         } catch (ChannelException e) {
-          if (e.code() == io.runnel.wire.ErrorCode.X_SUBSCRIPTION_LIMIT) {
+          if (e.code() == ErrorCode.X_SUBSCRIPTION_LIMIT) {
             refused.incrementAndGet();
           } else {
             failures.add(e);
@@ -203,13 +210,13 @@ class ChannelHubTest {
         }
       }));
     }
-    io.runnel.sync.live.LiveFixtureAccess.await("64 joins wait in the policy and 6 are refused",
+    LiveFixtureAccess.await("64 joins wait in the policy and 6 are refused",
         () -> WAITING.get() == 64 && refused.get() == 6 || !failures.isEmpty());
     assertEquals(List.of(), List.copyOf(failures), "no join failed otherwise");
     int waitingWhileHeld = WAITING.get();
     GATE.countDown();
     for (Thread t : joins) {
-      assertTrue(t.join(java.time.Duration.ofSeconds(30)), "every join ended");
+      assertTrue(t.join(Duration.ofSeconds(30)), "every join ended");
     }
     assertAll(
         () -> assertEquals(List.of(), List.copyOf(failures), "no join failed otherwise"),

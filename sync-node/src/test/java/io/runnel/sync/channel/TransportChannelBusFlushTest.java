@@ -40,7 +40,8 @@ class TransportChannelBusFlushTest {
       node.publish(new ChannelMessage.Unseated("a", "room.f1", "cy", 2));
       assertAll(
           () -> assertEquals(leave, arrived, "the flushed leave reached the other node's hub"),
-          () -> assertDoesNotThrow(() -> node.flush(Duration.ofMillis(300)), "a bus that is down is logged, not thrown"));
+          () -> assertDoesNotThrow(() -> node.flush(Duration.ofMillis(300)),
+              "a bus that is down is logged, not thrown"));
     }
   }
 }

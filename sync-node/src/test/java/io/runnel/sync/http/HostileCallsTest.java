@@ -11,7 +11,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -74,7 +79,7 @@ class HostileCallsTest {
             break;
           }
         }
-      } catch (java.net.SocketTimeoutException e) {
+      } catch (SocketTimeoutException e) {
         // keep-alive answer read whole
       }
       return got.toString(StandardCharsets.UTF_8);
@@ -100,7 +105,8 @@ class HostileCallsTest {
     String body = "{\"input\":{\"name\":\"cross-port\"}}";
     String mutate = raw("POST /v1/mutate/bump HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:9999\r\n"
         + "Cookie: runnel_session=ada@acme\r\nIdempotency-Key: " + UUID.randomUUID() + "\r\n"
-        + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body);
+        + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n"
+        + body);
     String upgrade = raw("GET /v1/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:9999\r\n"
         + "Cookie: runnel_session=ada@acme\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
@@ -175,7 +181,8 @@ class HostileCallsTest {
         () -> assertTrue(unknown.body().contains("\"code\":\"X_ROUTE_UNKNOWN\"") && unknown.body().contains("\"fix\""),
             unknown.body()),
         () -> assertEquals(404, plainSync.status(), plainSync.body()),
-        () -> assertTrue(plainSync.body().contains("X_ROUTE_UNKNOWN") && plainSync.body().contains("Upgrade: websocket"),
+        () -> assertTrue(plainSync.body().contains("X_ROUTE_UNKNOWN")
+            && plainSync.body().contains("Upgrade: websocket"),
             "a plain GET of the socket's path says how to open it: " + plainSync.body()));
   }
 
@@ -195,18 +202,18 @@ class HostileCallsTest {
     }
   }
 
-  java.net.http.HttpResponse<String> post(java.net.http.HttpRequest.BodyPublisher body) throws Exception {
-    java.net.http.HttpRequest r = java.net.http.HttpRequest.newBuilder(
-            java.net.URI.create("http://127.0.0.1:" + node.port() + "/v1/mutate/bump"))
+  HttpResponse<String> post(HttpRequest.BodyPublisher body) throws Exception {
+    HttpRequest r = HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + node.port() + "/v1/mutate/bump"))
         .header("Authorization", "Bearer ada@acme").header("Idempotency-Key", UUID.randomUUID().toString())
         .POST(body).build();
-    return java.net.http.HttpClient.newHttpClient().send(r, java.net.http.HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void hostileBodiesAndOriginsAreRefusedWithTheirCodes() throws Exception {
     // A chunked body (no Content-Length) of 1.25 MiB of spaces.
-    var big = post(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new InputStream() {
+    var big = post(HttpRequest.BodyPublishers.ofInputStream(() -> new InputStream() {
       long left = 1_310_720;
 
       @Override
@@ -214,7 +221,7 @@ class HostileCallsTest {
         return left-- > 0 ? ' ' : -1;
       }
     }));
-    var notUtf8 = post(java.net.http.HttpRequest.BodyPublishers.ofByteArray(
+    var notUtf8 = post(HttpRequest.BodyPublishers.ofByteArray(
         new byte[] {'{', '"', 'i', (byte) 0xff, '"', ':', '1', '}'}));
     HttpCalls.Answer nullOrigin = http.mutate("bump", Map.of("Cookie", "runnel_session=ada@acme", "Origin", "null",
         "Idempotency-Key", UUID.randomUUID().toString()), "{\"input\":{\"name\":\"null-origin\"}}");

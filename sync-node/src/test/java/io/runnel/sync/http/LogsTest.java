@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.sync.SocketClient;
 import io.runnel.sync.log.JsonLogFormatter;
+import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
-import io.runnel.testing.FreshDatabase;
-import io.runnel.testing.TestDatabase;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -134,7 +135,8 @@ class LogsTest {
     List<HttpCalls.Answer> answers = new ArrayList<>();
     answers.add(http.mutate("addNote", call(TOKEN, "req-add"), "{\"input\":{\"id\":1,\"body\":\"" + ROW + "\"}}"));
     answers.add(http.mutate("claim", call(TOKEN, "req-claim"), "{\"input\":{\"id\":2,\"body\":\"" + ROW + "-c\"}}"));
-    answers.add(http.mutate("explode", call(TOKEN, "req-explode"), "{\"input\":{\"id\":3,\"body\":\"" + ROW + "-e\"}}"));
+    answers.add(
+        http.mutate("explode", call(TOKEN, "req-explode"), "{\"input\":{\"id\":3,\"body\":\"" + ROW + "-e\"}}"));
     answers.add(http.mutate("crash", call(TOKEN, "req-crash"), "{\"input\":{\"id\":4,\"body\":\"" + ROW + "-k\"}}"));
     answers.add(http.mutate("addNote", call(BAD_TOKEN, "req-bad"), "{\"input\":{\"id\":5,\"body\":\"" + ROW + "\"}}"));
     answers.add(http.mutate("addNote", call(TOKEN, "req-dup"), "{\"input\":{\"id\":6,\"body\":\"" + ROW + "\"}}"));
@@ -150,7 +152,7 @@ class LogsTest {
     socket.send("{\"t\":\"sub\",\"sid\":\"s3\",\"q\":\"notes\",\"in\":{\"x\":\"" + ROW + "\"}}");
     socket.next();
     socket.close();
-    assertThrows(java.util.concurrent.CompletionException.class,
+    assertThrows(CompletionException.class,
         () -> SocketClient.open(world.node.port(), Map.of("Authorization", bearer(BAD_TOKEN))),
         "an upgrade with a refused token is refused");
     String all;

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.server.QueryHash;
+import io.runnel.protocol.Position;
 import io.runnel.sync.SocketClient;
 import io.runnel.sync.SyncNode;
+import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
@@ -22,6 +24,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.function.Executable;
 
 /** {@code POST /v1/mutate}: exactly-once effects under idempotency keys, on a real PostgreSQL, through real HTTP. */
 @FreshDatabase
@@ -113,7 +117,7 @@ class MutateTest {
         }));
       }
     }
-    Set<String> bodies = new java.util.HashSet<>();
+    Set<String> bodies = new HashSet<>();
     for (Future<HttpCalls.Answer> f : calls) {
       HttpCalls.Answer a = f.get();
       assertEquals(200, a.status(), a.body());
@@ -246,7 +250,7 @@ class MutateTest {
             "Idempotency-Key", key()), "{\"name\":\"r\"}"), 422, "X_INPUT_INVALID"},
         new Object[] {"a body over 1 MiB", http.mutate("bump", Map.of("Authorization", "Bearer ada@acme",
             "Idempotency-Key", key()), big), 413, "X_PAYLOAD_TOO_LARGE"});
-    List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
+    List<Executable> checks = new ArrayList<>();
     for (Object[] c : cases) {
       HttpCalls.Answer a = (HttpCalls.Answer) c[1];
       checks.add(() -> assertEquals(c[2], a.status(), c[0] + ": " + a.body()));
@@ -316,8 +320,8 @@ class MutateTest {
     assertEquals("snapshot", str(ada.next(), "t"));
     HttpCalls.Answer a = http.mutate("bump", "ada@settle", key(), "{\"name\":\"unseen\"}");
     String lsn = a.field("lsn");
-    io.runnel.sync.live.LiveFixtureAccess.await("the node delivers through " + lsn,
-        () -> node.stats().delivered().compareTo(io.runnel.protocol.Position.parse(lsn)) >= 0);
+    LiveFixtureAccess.await("the node delivers through " + lsn,
+        () -> node.stats().delivered().compareTo(Position.parse(lsn)) >= 0);
     ada.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = ada.next();
     assertAll(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
 import io.runnel.sync.SyncNode;
 import io.runnel.testing.FreshDatabase;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,7 @@ class QueryRouteTest {
     try (Connection c = db.connect();
         ResultSet r = c.createStatement().executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
       r.next();
-      return io.runnel.protocol.Lsn.parse(r.getString(1)).point();
+      return Lsn.parse(r.getString(1)).point();
     }
   }
 
@@ -88,7 +90,8 @@ class QueryRouteTest {
         () -> assertTrue(acme.body().contains("\"row\":{\"id\":1,\"org\":\"acme\",\"author\":\"ada\",\"body\":\"a1\"}"),
             acme.body()),
         () -> assertTrue(acme.field("lsn").matches("[0-9a-f]{16}00000000"), acme.body()),
-        () -> assertTrue(Position.parse(acme.field("lsn")).compareTo(after) <= 0, "read at or before the WAL position after it"));
+        () -> assertTrue(Position.parse(acme.field("lsn")).compareTo(after) <= 0,
+            "read at or before the WAL position after it"));
   }
 
   @Test
@@ -135,7 +138,8 @@ class QueryRouteTest {
     HttpCalls.Answer unknown = (HttpCalls.Answer) cases[1][1];
     HttpCalls.Answer wrongField = (HttpCalls.Answer) cases[7][1];
     HttpCalls.Answer byKey = (HttpCalls.Answer) cases[4][1];
-    checks.add(() -> assertFalse(byKey.body().matches("(?s).*(globex|gus|g3).*"), "nothing of the row: " + byKey.body()));
+    checks.add(
+        () -> assertFalse(byKey.body().matches("(?s).*(globex|gus|g3).*"), "nothing of the row: " + byKey.body()));
     checks.add(() -> assertTrue(unknown.field("cause").contains("nope"), "the name is echoed"));
     checks.add(() -> assertTrue(wrongField.field("cause").contains("org"), "the field is named"));
     assertAll(checks);
@@ -151,7 +155,8 @@ class QueryRouteTest {
       HttpCalls.Answer foreignPreflight = calls.method("OPTIONS", "/v1/mutate/bump", Map.of("Origin",
           "https://evil.example", "Access-Control-Request-Method", "POST"));
       HttpCalls.Answer cookieCall = calls.mutate("bump", Map.of("Cookie", "runnel_session=ada@acme", "Origin",
-          "https://app.example.com", "Idempotency-Key", UUID.randomUUID().toString()), "{\"input\":{\"name\":\"cors\"}}");
+          "https://app.example.com", "Idempotency-Key", UUID.randomUUID().toString()),
+          "{\"input\":{\"name\":\"cors\"}}");
       HttpCalls.Answer foreignCookie = calls.mutate("bump", Map.of("Cookie", "runnel_session=ada@acme", "Origin",
           "https://evil.example", "Idempotency-Key", UUID.randomUUID().toString()), "{\"input\":{\"name\":\"cors\"}}");
       assertAll(
@@ -210,9 +215,9 @@ class QueryRouteTest {
     String k = UUID.randomUUID().toString();
     try (SyncNode second = world.node(b -> b)) {
       HttpCalls other = new HttpCalls(second.port());
-      java.util.concurrent.CompletableFuture<HttpCalls.Answer> onFirst = java.util.concurrent.CompletableFuture
+      CompletableFuture<HttpCalls.Answer> onFirst = CompletableFuture
           .supplyAsync(() -> http.mutate("slowBump", "ada@acme", k, "{\"name\":\"two-nodes\"}"));
-      java.util.concurrent.CompletableFuture<HttpCalls.Answer> onSecond = java.util.concurrent.CompletableFuture
+      CompletableFuture<HttpCalls.Answer> onSecond = CompletableFuture
           .supplyAsync(() -> other.mutate("slowBump", "ada@acme", k, "{\"name\":\"two-nodes\"}"));
       HttpCalls.Answer a = onFirst.get();
       HttpCalls.Answer b = onSecond.get();

@@ -16,10 +16,12 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonCodec;
+import io.runnel.wire.JsonNumber;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,10 +60,12 @@ final class WriteDeclarations {
       in -> select(NOTES).where(eq("org", in.org())).orderBy(asc("id")));
 
   record NoteId(int id) {
-    static final JsonCodec<NoteId> CODEC = JsonCodec.object(r -> new NoteId(r.int4("id")), (in, w) -> w.put("id", in.id()));
+    static final JsonCodec<NoteId> CODEC = JsonCodec.object(r -> new NoteId(r.int4("id")),
+        (in, w) -> w.put("id", in.id()));
   }
 
-  static final QueryRef<NoteId> NOTE = QueryRef.once("note", NoteId.CODEC, in -> select(NOTES).where(eq("id", in.id())));
+  static final QueryRef<NoteId> NOTE = QueryRef.once("note", NoteId.CODEC,
+      in -> select(NOTES).where(eq("id", in.id())));
 
   static final MutatorRef<NoteIn> ADD_NOTE = MutatorRef.of("addNote", NoteIn.CODEC);
   static final MutatorRef<CounterIn> BUMP = MutatorRef.of("bump", CounterIn.CODEC);
@@ -75,7 +79,7 @@ final class WriteDeclarations {
 
   record ScaleIn(double factor) {
     static final JsonCodec<ScaleIn> CODEC = JsonCodec.object(r -> new ScaleIn(r.float8("factor")),
-        (in, w) -> w.put("factor", io.runnel.wire.JsonNumber.of(in.factor())));
+        (in, w) -> w.put("factor", JsonNumber.of(in.factor())));
   }
 
   /** Counts the runs of the server functions that the tests must see run once, or not again. */
@@ -108,12 +112,13 @@ final class WriteDeclarations {
         .query(Query.of(BY_ORG).on(NOTES_ENTITY).policy(Policy.authenticated()))
         .query(Query.of(NOTE).on(NOTES_ENTITY).policy(Policy.authenticated()))
         .mutator(Mutator.of(ADD_NOTE).policy(Policy.authenticated()).server((ctx, in) -> {
-          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
+          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(),
+              in.body());
           return Map.of("id", in.id());
         }))
         .mutator(Mutator.of(BUMP).policy(Policy.authenticated()).server((ctx, in) -> bump(ctx.connection(), in.name())))
         .mutator(Mutator.of(SLOW_BUMP).policy(Policy.authenticated()).server((ctx, in) -> {
-          try (java.sql.Statement s = ctx.connection().createStatement()) {
+          try (Statement s = ctx.connection().createStatement()) {
             s.execute("SELECT pg_sleep(0.3)");
           }
           return bump(ctx.connection(), in.name());
@@ -135,17 +140,20 @@ final class WriteDeclarations {
         }))
         .mutator(Mutator.of(CLAIM).policy(Policy.authenticated()).server((ctx, in) -> {
           CLAIM_RUNS.incrementAndGet();
-          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
+          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(),
+              in.body());
           throw new MutatorRefusedException("X_NOTE_TAKEN", 409, "Note " + in.id() + " is already claimed.",
               "Claim another note.");
         }))
         .mutator(Mutator.of(EXPLODE).policy(Policy.authenticated()).server((ctx, in) -> {
           EXPLODE_RUNS.incrementAndGet();
-          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
+          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(),
+              in.body());
           throw new IllegalStateException("secret internal detail");
         }))
         .mutator(Mutator.of(CRASH).policy(Policy.authenticated()).server((ctx, in) -> {
-          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(), in.body());
+          ctx.update("INSERT INTO notes VALUES (?, ?, ?, ?)", in.id(), ctx.actor().orgId(), ctx.actor().id(),
+              in.body());
           throw new AssertionError("an Error, not an Exception, after the insert");
         }))
         .mutator(Mutator.of(SCALE).policy(Policy.authenticated()).server((ctx, in) -> "scaled"))

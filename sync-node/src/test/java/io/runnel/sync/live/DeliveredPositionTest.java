@@ -256,7 +256,8 @@ class DeliveredPositionTest {
     d.done(a);
     assertAll(
         () -> assertEquals(Position.ZERO, afterB, "b is handled, but a, before it, is not"),
-        () -> assertEquals(Position.ZERO, afterTwoOfA, "a was handed out again: its first entry waits for all three windows"),
+        () -> assertEquals(Position.ZERO, afterTwoOfA,
+            "a was handed out again: its first entry waits for all three windows"),
         () -> assertEquals(b, d.position(), "then both, at once"));
   }
 }

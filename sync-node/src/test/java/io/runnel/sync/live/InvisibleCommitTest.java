@@ -4,6 +4,7 @@ import static io.runnel.dsl.Dsl.eq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
 import io.runnel.protocol.WireRecord;
@@ -49,7 +50,7 @@ class InvisibleCommitTest {
         LiveWindowDifferentialTest.Input input =
             new LiveWindowDifferentialTest.Input(null, null, null, "id", true, 2);
         Query<LiveWindowDifferentialTest.Input> query = LiveWindowDifferentialTest.QUERIES.getFirst();
-        io.runnel.dsl.Actor actor = LiveWindowDifferentialTest.actor("x", 0);
+        Actor actor = LiveWindowDifferentialTest.actor("x", 0);
         registry.subscribe(recorder, "s", actor, query.name(), LiveWindowDifferentialTest.Input.CODEC.encode(input));
         LiveFixture.await("the snapshot", () -> recorder.stream("s").snapshots == 1);
         assertEquals(List.of("4", "3"), keys(recorder.list("s")), "the window's first two rows, newest first");

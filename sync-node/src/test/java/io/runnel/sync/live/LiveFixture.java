@@ -9,6 +9,7 @@ import io.runnel.dsl.Column;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.Select;
+import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.postgresql.PGStatement;
 
 /**
  * The real parts a live-window test runs on: a test database, the replicator streaming its WAL onto an in-process
@@ -141,7 +143,7 @@ final class LiveFixture implements AutoCloseable {
     EntityRef ref = entity.ref();
     List<WireRecord> out = new ArrayList<>();
     try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(sql.sql())) {
-      s.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+      s.unwrap(PGStatement.class).setPrepareThreshold(0);
       WindowReader.bind(s, sql);
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
@@ -163,7 +165,7 @@ final class LiveFixture implements AutoCloseable {
   }
 
   /** A started registry of {@code declarations} reading this fixture's bus and pool, with default settings. */
-  LiveQueryRegistry registry(io.runnel.dsl.server.Declarations declarations) {
+  LiveQueryRegistry registry(Declarations declarations) {
     LiveQueryRegistry r = LiveQueryRegistry.builder().declarations(declarations).dataSource(pool).transport(bus)
         .build();
     r.start();

@@ -5,6 +5,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Position;
 import io.runnel.testing.TestDatabase;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /** The live-window test fixture, opened to tests of other packages. */
@@ -37,7 +38,7 @@ public final class LiveFixtureAccess implements AutoCloseable {
   }
 
   /** Polls {@code condition} until it holds, failing the test after the fixture's deadline. */
-  public static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+  public static void await(String what, BooleanSupplier condition) throws InterruptedException {
     LiveFixture.await(what, condition);
   }
 

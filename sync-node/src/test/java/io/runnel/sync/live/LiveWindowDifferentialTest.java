@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Select;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -75,7 +77,7 @@ class LiveWindowDifferentialTest {
         });
   }
 
-  static final java.util.function.Function<Input, Select> SOURCE = in -> {
+  static final Function<Input, Select> SOURCE = in -> {
     Select s = select(ITEMS);
     if (in.status() != null) {
       s = s.where(eq("status", in.status()));
@@ -108,8 +110,8 @@ class LiveWindowDifferentialTest {
   }
 
   /** User {@code user} (0 or 1) of {@code org}; user 1 may see drafts. */
-  static io.runnel.dsl.Actor actor(String org, int user) {
-    io.runnel.dsl.Actor a = io.runnel.dsl.Actor.user("u" + user).inOrg(org);
+  static Actor actor(String org, int user) {
+    Actor a = Actor.user("u" + user).inOrg(org);
     return user == 1 ? a.withPermissions("drafts") : a;
   }
 
@@ -198,7 +200,7 @@ class LiveWindowDifferentialTest {
       Sub sub = scenario.subs().get(i);
       String org = orgs[sub.org()];
       Query<Input> q = QUERIES.get(sub.query());
-      io.runnel.dsl.Actor actor = actor(org, sub.user());
+      Actor actor = actor(org, sub.user());
       Select window = q.select(sub.input(), actor).where(eq("org", org));
       List<WireRecord> expected = new ArrayList<>();
       for (WireRecord r : fixture.freshRead(ITEMS_ENTITY, window)) {
@@ -238,7 +240,8 @@ class LiveWindowDifferentialTest {
         case "status" -> "UPDATE items SET status = " + lit(s.status()) + " WHERE id = " + id + ";";
         case "n" -> "UPDATE items SET n = " + lit(s.n()) + " WHERE id = " + id + ";";
         case "title" -> "UPDATE items SET title = " + lit(s.title()) + " WHERE id = " + id + ";";
-        case "owner" -> "UPDATE items SET owner = CASE WHEN owner = 'u0' THEN 'u1' ELSE 'u0' END WHERE id = " + id + ";";
+        case "owner" -> "UPDATE items SET owner = CASE WHEN owner = 'u0' THEN 'u1' ELSE 'u0' END WHERE id = " + id
+            + ";";
         case "move" -> "UPDATE items SET org = CASE WHEN org = '" + orgs[0] + "' THEN '" + orgs[1] + "' ELSE '"
             + orgs[0] + "' END WHERE id = " + id + ";";
         case "rekey" -> {

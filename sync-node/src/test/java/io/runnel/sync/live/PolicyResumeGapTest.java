@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportMessage;
 import io.runnel.dsl.Actor;
+import io.runnel.dsl.ColumnType;
+import io.runnel.dsl.Dsl;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.NoInput;
 import io.runnel.dsl.QueryRef;
@@ -32,7 +34,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,7 +102,7 @@ class PolicyResumeGapTest {
   private List<WireRecord> expected(Actor actor) throws Exception {
     List<WireRecord> out = new ArrayList<>();
     for (WireRecord r : fixture.freshRead(DOCS_ENTITY,
-        MY_DOCS.select(NoInput.INSTANCE, actor).where(io.runnel.dsl.Dsl.eq("org", actor.orgId())))) {
+        MY_DOCS.select(NoInput.INSTANCE, actor).where(Dsl.eq("org", actor.orgId())))) {
       if (actor.id().equals(DOCS.rowFromJson(r.row(), "row").get("owner"))) {
         out.add(r);
       }
@@ -238,11 +245,11 @@ class PolicyResumeGapTest {
   void aRuleThatThrowsIsLoggedOncePerWindowHoweverManySubscribersAndCommitsAndNeverWithTheSid() throws Exception {
     String p = prefix();
     Actor yan = Actor.user("yan").inOrg("ypsilon");
-    java.util.List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(WindowSubscribers.class.getName());
-    java.util.logging.Handler handler = new java.util.logging.Handler() {
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Logger log = Logger.getLogger(WindowSubscribers.class.getName());
+    Handler handler = new Handler() {
       @Override
-      public void publish(java.util.logging.LogRecord record) {
+      public void publish(LogRecord record) {
         logged.add(record);
       }
 
@@ -259,7 +266,7 @@ class PolicyResumeGapTest {
       for (int i = 0; i < 5; i++) {
         r.subscribe(rec, "sid-\n-" + i, yan, "fragile", JsonObject.EMPTY);
       }
-      LiveFixture.await("five snapshots", () -> java.util.stream.IntStream.range(0, 5)
+      LiveFixture.await("five snapshots", () -> IntStream.range(0, 5)
           .allMatch(i -> rec.stream("sid-\n-" + i).snapshots == 1));
       long failures = r.stats().gateFailures();
       for (int i = 0; i < 3; i++) {
@@ -341,7 +348,7 @@ class PolicyResumeGapTest {
         case ChangeEvent.Truncate t -> new ChangeEvent.Truncate(t.table(), t.entity(), t.lsn(), t.xid(), t.last(),
             t.commitTime(), t.write(), restart, 1);
       };
-      Map<String, io.runnel.dsl.ColumnType> types = new LinkedHashMap<>();
+      Map<String, ColumnType> types = new LinkedHashMap<>();
       DOCS.columns().forEach(c -> types.put(c.name(), c.type()));
       fixture.bus.publish(docs.subject(), ChangeEnvelope.encode(restarted, types));
       LiveFixture.await("a new producer re-reads", () -> r.stats().gaps() == 1 && rec.stream("ada").snapshots == 2);

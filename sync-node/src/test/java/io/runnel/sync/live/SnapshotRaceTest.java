@@ -18,9 +18,11 @@ import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
+import io.runnel.wire.JsonCodec;
 import io.runnel.wire.JsonObject;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +43,7 @@ class SnapshotRaceTest {
   static final EntityRef ROWS = EntityRef.of("race_rows").key("id").columns(c -> c.int4("id").text("grp"));
   static final Entity ENTITY = Entity.of(ROWS).table("public.race_rows");
   record In(String grp) {
-    static final io.runnel.wire.JsonCodec<In> CODEC = io.runnel.wire.JsonCodec.object(r -> new In(r.text("grp")),
+    static final JsonCodec<In> CODEC = JsonCodec.object(r -> new In(r.text("grp")),
         (in, w) -> w.put("grp", in.grp()));
   }
   static final QueryRef<In> BY_GROUP = QueryRef.live("byGroup", In.CODEC,
@@ -105,7 +107,7 @@ class SnapshotRaceTest {
         blocked = CompletableFuture.runAsync(() -> {
           try (writer) {
             writer.commit();
-          } catch (java.sql.SQLException e) {
+          } catch (SQLException e) {
             // Cancelling the wait ends it with a warning or an error; the commit is durable either way.
           }
         });
@@ -116,7 +118,8 @@ class SnapshotRaceTest {
             r.next();
             assertEquals(0, r.getInt(1), "the transaction is decoded but not yet visible");
           }
-          registry.subscribe(rec, "race", LiveFixture.actor("x"), "byGroup", JsonObject.builder().put("grp", "race").build());
+          registry.subscribe(rec, "race", LiveFixture.actor("x"), "byGroup",
+              JsonObject.builder().put("grp", "race").build());
           LiveFixture.await("the snapshot", () -> rec.stream("race").snapshots == 1);
         } finally {
           s.execute("SELECT pg_cancel_backend(" + pid + ")");
@@ -136,7 +139,8 @@ class SnapshotRaceTest {
     try (LiveQueryRegistry registry = registry()) {
       RecordingSubscriber rec = new RecordingSubscriber();
       fixture.commit("INSERT INTO race_rows VALUES (10, 'plain')");
-      registry.subscribe(rec, "plain", LiveFixture.actor("x"), "byGroup", JsonObject.builder().put("grp", "plain").build());
+      registry.subscribe(rec, "plain", LiveFixture.actor("x"), "byGroup",
+          JsonObject.builder().put("grp", "plain").build());
       LiveFixture.await("the snapshot", () -> rec.stream("plain").snapshots == 1);
       assertEquals(List.of("10"), rec.list("plain").stream().map(WireRecord::key).toList());
       LiveFixture.awaitSettled(registry, fixture.commit("INSERT INTO race_rows VALUES (11, 'plain')"));

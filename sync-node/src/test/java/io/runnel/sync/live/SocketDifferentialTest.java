@@ -28,6 +28,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -36,6 +37,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
@@ -200,9 +202,10 @@ class SocketDifferentialTest {
     for (LiveWindowDifferentialTest.Sub sub : scenario.subs()) {
       Actor actor = LiveWindowDifferentialTest.actor(orgs[sub.org()], sub.user());
       Client c = new Client();
-      c.ws = http.newWebSocketBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).header("Authorization", "Bearer " + token(actor))
+      c.ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
+          .header("Authorization", "Bearer " + token(actor))
           .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        .orTimeout(30, TimeUnit.SECONDS).join();
       c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + LiveWindowDifferentialTest.QUERIES.get(sub.query()).name()
           + "\",\"in\":" + LiveWindowDifferentialTest.Input.CODEC.encode(sub.input()) + "}", true).join();
       clients.add(c);
@@ -249,7 +252,7 @@ class SocketDifferentialTest {
   }
 
   @net.jqwik.api.Provide
-  net.jqwik.api.Arbitrary<LiveWindowDifferentialTest.Scenario> scenarios() {
+  Arbitrary<LiveWindowDifferentialTest.Scenario> scenarios() {
     return new LiveWindowDifferentialTest().scenarios();
   }
 }

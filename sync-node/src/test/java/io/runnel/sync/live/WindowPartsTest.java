@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
+import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.Position;
 import java.util.ArrayList;
@@ -98,9 +99,9 @@ class WindowPartsTest {
   @Test
   void aRingHoldsOneListStatePerPositionAndMarksAFloorTwoStatesShared() {
     PatchRing.Budget budget = new PatchRing.Budget(1 << 20);
-    Position p0 = new io.runnel.protocol.Lsn(0x100).point();
-    Position p1 = new io.runnel.protocol.Lsn(0x200).row(1);
-    Position p2 = new io.runnel.protocol.Lsn(0x300).row(1);
+    Position p0 = new Lsn(0x100).point();
+    Position p1 = new Lsn(0x200).row(1);
+    Position p2 = new Lsn(0x300).row(1);
     PatchRing ring = new PatchRing(budget, p0, List.of());
     ring.record(p1, List.of(row(1, 0)), Map.of());
     ring.record(p2, List.of(row(1, 0), row(2, 0)), Map.of());

@@ -10,13 +10,19 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import java.util.logging.StreamHandler;
 import org.junit.jupiter.api.Test;
 
 /** One JSON object per line, with the fields operators search by, whatever the message holds. */
@@ -66,7 +72,7 @@ class JsonLogFormatterTest {
   @Test
   void aThrowableCarriesItsClassMessageAndStackWithItsCauses() {
     LogRecord r = new LogRecord(Level.SEVERE, "failed");
-    r.setThrown(new IllegalStateException("outer", new java.io.IOException("inner")));
+    r.setThrown(new IllegalStateException("outer", new IOException("inner")));
     JsonObject thrown = (JsonObject) line(formatter.format(r)).get("thrown");
     JsonArray stack = (JsonArray) thrown.get("stack");
     List<String> entries = stack.elements().stream().map(v -> ((JsonString) v).value()).toList();
@@ -123,16 +129,16 @@ class JsonLogFormatterTest {
   @Test
   void installingOnTheRootPutsTheFormatterOnEveryRootHandler() {
     Logger root = Logger.getLogger("");
-    Handler added = new java.util.logging.StreamHandler(java.io.OutputStream.nullOutputStream(),
-        new java.util.logging.SimpleFormatter());
+    Handler added = new StreamHandler(OutputStream.nullOutputStream(),
+        new SimpleFormatter());
     root.addHandler(added);
-    List<java.util.logging.Formatter> before = new ArrayList<>();
+    List<Formatter> before = new ArrayList<>();
     for (Handler h : root.getHandlers()) {
       before.add(h.getFormatter());
     }
     try {
       JsonLogFormatter.installOnRoot();
-      assertTrue(java.util.Arrays.stream(root.getHandlers()).allMatch(h -> h.getFormatter() instanceof JsonLogFormatter),
+      assertTrue(Arrays.stream(root.getHandlers()).allMatch(h -> h.getFormatter() instanceof JsonLogFormatter),
           "every root handler formats JSON");
     } finally {
       Handler[] handlers = root.getHandlers();

@@ -23,6 +23,7 @@ import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -30,6 +31,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** Frames survive the codec: client frames encode and decode to themselves, node frames parse to their values. */
@@ -55,9 +57,9 @@ class FrameRoundTripTest {
       return scalars;
     }
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(3, scalars),
-        net.jqwik.api.Tuple.of(1, json(depth - 1).list().ofMaxSize(4).map(JsonArray::new)),
-        net.jqwik.api.Tuple.of(1, objects(depth - 1).map(JsonValue.class::cast)));
+        Tuple.of(3, scalars),
+        Tuple.of(1, json(depth - 1).list().ofMaxSize(4).map(JsonArray::new)),
+        Tuple.of(1, objects(depth - 1).map(JsonValue.class::cast)));
   }
 
   static Arbitrary<JsonObject> objects(int depth) {
@@ -167,7 +169,7 @@ class FrameRoundTripTest {
         () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Records("org.acme", "e", 0,
             Position.parse("00000016b374d84800000000"), List.of(), List.of()), "seq counts from 1"),
         () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Presence("org.acme",
-            java.util.Collections.nCopies(257, new PresenceMember("k", JsonObject.EMPTY, 0)), 300),
+            Collections.nCopies(257, new PresenceMember("k", JsonObject.EMPTY, 0)), 300),
             "a roster lists at most 256"),
         () -> assertThrows(IllegalArgumentException.class, () -> new ServerFrame.Presence("org.acme",
             List.of(new PresenceMember("k", JsonObject.EMPTY, 0)), 0), "the total counts the listed"),

@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,15 +119,15 @@ class OutboundQueueTest {
   @Test
   void theWriterLivesOnlyWhileFramesAreQueuedAndKeepsTheirOrderAcrossBursts() throws Exception {
     List<String> out = new CopyOnWriteArrayList<>();
-    java.util.concurrent.atomic.AtomicInteger drained = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.Set<Thread> writers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    AtomicInteger drained = new AtomicInteger();
+    Set<Thread> writers = ConcurrentHashMap.newKeySet();
     OutboundQueue q = new OutboundQueue(1 << 20, frame -> {
       writers.add(Thread.currentThread());
       out.add(frame);
     }, "burst-writer");
-    java.util.function.LongSupplier alive = () -> writers.stream().filter(Thread::isAlive).count();
+    LongSupplier alive = () -> writers.stream().filter(Thread::isAlive).count();
     q.onDrained(drained::incrementAndGet);
-    List<String> expected = new java.util.ArrayList<>();
+    List<String> expected = new ArrayList<>();
     for (int burst = 0; burst < 50; burst++) {
       for (int i = 0; i < 20; i++) {
         String f = burst + "." + i;
@@ -149,7 +155,7 @@ class OutboundQueueTest {
     return q.offerAnswer(frame, FrameAssembler.utf8Length(frame));
   }
 
-  private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static void waitFor(BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

@@ -12,6 +12,7 @@ import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Row;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonCodec;
+import io.runnel.wire.JsonPath;
 import io.runnel.wire.ObjectReader;
 import java.util.Objects;
 
@@ -99,6 +100,6 @@ public final class Notes {
   }
 
   private static String uuid(ObjectReader r, String name) {
-    return (String) NOTES.column("id").type().fromJson(r.value(name), io.runnel.wire.JsonPath.member(r.path(), name));
+    return (String) NOTES.column("id").type().fromJson(r.value(name), JsonPath.member(r.path(), name));
   }
 }

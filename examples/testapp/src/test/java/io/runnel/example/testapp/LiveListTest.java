@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.microsoft.playwright.BrowserContext;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The live list in Chromium follows what other writers commit straight into PostgreSQL. */
@@ -27,7 +28,7 @@ class LiveListTest extends NotesWorldTest {
       tab.awaitTitles("already there", "milk", "eggs");
       List<String> seen = tab.rendered().stream()
           .flatMap(view -> ((List<?>) view.get("notes")).stream())
-          .map(n -> (String) ((java.util.Map<?, ?>) n).get("title")).distinct().toList();
+          .map(n -> (String) ((Map<?, ?>) n).get("title")).distinct().toList();
       assertAll(
           () -> assertEquals(List.of("already there", "milk", "eggs"), seen,
               "every title the page ever rendered: never another org's or another list's note"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,7 @@ class NodeRestartTest extends NotesWorldTest {
           // visible event's doing.
           tab.page.waitForFunction("() => window.lastConnection.state === 'offline'"
               + " && window.lastConnection.reconnectAt - Date.now() > 2500", null,
-              new com.microsoft.playwright.Page.WaitForFunctionOptions().setTimeout(60_000));
+              new Page.WaitForFunctionOptions().setTimeout(60_000));
         } finally {
           world.startNode();
         }

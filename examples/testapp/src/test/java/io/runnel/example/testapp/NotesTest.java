@@ -14,6 +14,7 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.Nullable;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class NotesTest {
 
   @Test
   void aPutNoteInputDecodesWithItsUuidInCanonicalForm() {
-    Notes.PutNote in = decode("{\"id\":\"" + ID.toUpperCase(java.util.Locale.ROOT) + "\",\"listId\":\"inbox\","
+    Notes.PutNote in = decode("{\"id\":\"" + ID.toUpperCase(Locale.ROOT) + "\",\"listId\":\"inbox\","
         + "\"title\":\"milk\"}");
     assertAll(
         () -> assertEquals(ID, in.id()),

@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * Everything a browser test runs on, started by the test itself: the app's schema on a fresh database of the JVM's
  * embedded PostgreSQL, the replicator streaming its WAL onto an in-process bus, a pool, the app's node
  * ({@link NotesServer#node}, serving the page) on a port that stays the same across {@link #stopNode()} and
- * {@link #startNode()}, and one headless Chromium, launched by the first {@link #newContext()}. (sync-node's tests have the same replicator-onto-a-bus fixture,
- * {@code LiveFixture}, in their test sources, which this module cannot reach; this is the few lines it needs.)
+ * {@link #startNode()}, and one headless Chromium, launched by the first {@link #newContext()}. (sync-node's tests have
+ * the same replicator-onto-a-bus fixture, {@code LiveFixture}, in their test sources, which this module cannot reach;
+ * this is the few lines it needs.)
  */
 final class NotesWorld implements AutoCloseable {
 
@@ -114,7 +115,8 @@ final class NotesWorld implements AutoCloseable {
   UUID insert(String org, String listId, String title) throws SQLException {
     UUID id = UUID.randomUUID();
     try (Connection c = db.connect();
-        PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, org_id, list_id, title) VALUES (?, ?, ?, ?)")) {
+        PreparedStatement s = c.prepareStatement(
+            "INSERT INTO notes (id, org_id, list_id, title) VALUES (?, ?, ?, ?)")) {
       s.setObject(1, id);
       s.setString(2, org);
       s.setString(3, listId);

@@ -47,7 +47,8 @@ class OptimisticWriteTest extends NotesWorldTest {
               .filter(t -> !"one".equals(t)).toList(), "before the rename only 'one' showed: " + titlesOfTheNote),
           () -> assertEquals(List.of(), titlesOfTheNote.subList(firstTwo, titlesOfTheNote.size()).stream()
               .filter(t -> !"two".equals(t)).toList(), "once 'two' showed, it never went back: " + titlesOfTheNote),
-          () -> assertTrue(noViewShowsANoteTwice(tab.rendered()), "the echo lands on the twin's record, never beside it"),
+          () -> assertTrue(noViewShowsANoteTwice(tab.rendered()),
+              "the echo lands on the twin's record, never beside it"),
           () -> assertEquals(List.of(), tab.errors(), "no page error"));
     }
   }

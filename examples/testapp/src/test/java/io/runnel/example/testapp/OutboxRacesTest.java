@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.options.WaitUntilState;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class OutboxRacesTest extends NotesWorldTest {
       NotesTab tab = NotesTab.open(context, world.pageUrl("early"));
       tab.abortWrites();
       tab.page.navigate(world.pageUrl("early"), new Page.NavigateOptions().setWaitUntil(
-          com.microsoft.playwright.options.WaitUntilState.COMMIT));
+          WaitUntilState.COMMIT));
       tab.page.waitForFunction("() => typeof window.addNote === 'function'");
       try {
         tab.page.evaluate("() => { window.addNote('early'); location.reload(); }");

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.microsoft.playwright.BrowserContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +38,9 @@ class RecordTest extends NotesWorldTest {
    * flicker of the title.
    */
   private static List<Object> titles(List<Object> seen) {
-    List<Object> out = new java.util.ArrayList<>();
+    List<Object> out = new ArrayList<>();
     for (Object title : seen) {
-      if (out.isEmpty() || !java.util.Objects.equals(out.get(out.size() - 1), title)) {
+      if (out.isEmpty() || !Objects.equals(out.get(out.size() - 1), title)) {
         out.add(title);
       }
     }
@@ -48,7 +51,7 @@ class RecordTest extends NotesWorldTest {
     try {
       tab.page.waitForFunction("([k, t]) => { const s = window.seen[k];"
           + " return s.length > 0 && s[s.length - 1] === (t ?? null); }",
-        java.util.Arrays.asList(key, title));
+        Arrays.asList(key, title));
     } catch (RuntimeException e) {
       throw new AssertionError("record " + key + " showed " + seen(tab, key) + ", list " + tab.titles(), e);
     }
@@ -92,9 +95,9 @@ class RecordTest extends NotesWorldTest {
           + " return out; }");
       assertAll(
           () -> assertEquals("renamed here", rightAfter.get(rightAfter.size() - 1), "the twin showed at once"),
-          () -> assertEquals(java.util.Arrays.asList(null, "appeared", "renamed here", "renamed there", null),
+          () -> assertEquals(Arrays.asList(null, "appeared", "renamed here", "renamed there", null),
               titles(seen(tab, key)), "no title flickered back: " + seen(tab, key)),
-          () -> assertEquals(java.util.Arrays.asList((Object) null), seen(tab, "nope")),
+          () -> assertEquals(Arrays.asList((Object) null), seen(tab, "nope")),
           () -> assertEquals(1, unknown.size(), "an unknown type answers once, with an error: " + unknown),
           () -> assertEquals(List.of(), tab.errors()));
     }
