@@ -1,6 +1,6 @@
 package io.runnel.client;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live connection as a page shows it: connecting, online, offline until the next attempt, or closed for good.

@@ -6,12 +6,12 @@ import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.QueryRef;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The app's client-safe declarations that a bundle carries, by name: entities (to read records), query refs (to

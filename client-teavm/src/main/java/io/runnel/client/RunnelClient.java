@@ -37,12 +37,12 @@ import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's client, its one entry ({@code docs/dsl.md}, "The app's client bundle"): live queries, channels, mutations,
@@ -250,7 +250,8 @@ public final class RunnelClient {
       throw new InputInvalidException(params instanceof JsonObject ? "presence" : "params", "must be an object",
           "Give the params and the presence meta as JSON objects.");
     }
-    return hub.open(refs.channel(name), p, (JsonObject) presence, listener);
+    // hub(name) checked that the ref is registered.
+    return hub.open(Objects.requireNonNull(refs.channel(name)), p, (JsonObject) presence, listener);
   }
 
   /**
@@ -266,7 +267,7 @@ public final class RunnelClient {
     if (!(params instanceof JsonObject p)) {
       throw new InputInvalidException("params", "must be an object", "Give the params as a JSON object.");
     }
-    return hub.topic(refs.channel(name), p);
+    return hub.topic(Objects.requireNonNull(refs.channel(name)), p); // hub(name) checked it
   }
 
   private ChannelHub hub(String name) {

@@ -10,6 +10,7 @@ import io.runnel.wire.JsonValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The socket's URL for each attempt, from the node's origin: in cookie mode {@code ws(s)://host/v1/sync} (the browser
@@ -81,7 +82,7 @@ final class TicketEndpoint implements SyncEndpoint {
     }
   }
 
-  private @io.runnel.wire.Nullable String ticketOf(String body) {
+  private @Nullable String ticketOf(String body) {
     try {
       JsonValue v = json.parse(body);
       if (v instanceof JsonObject o && o.get("ticket") instanceof JsonString t && isUrlSafe(t.value())) {

@@ -13,10 +13,10 @@ import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.OutboxState;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.Tabs;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** One page's composed client over hand-driven fakes; a second page over the same store and clock is a reload. */
 final class Page {

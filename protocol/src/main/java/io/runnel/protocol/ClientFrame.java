@@ -1,8 +1,8 @@
 package io.runnel.protocol;
 
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A frame a client sends to a node ({@code docs/protocol.md}, "Socket frames", client to node), written by

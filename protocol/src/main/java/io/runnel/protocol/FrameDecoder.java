@@ -8,9 +8,9 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads frames from their parsed JSON ({@code docs/protocol.md}, "Socket frames"; golden vectors in

@@ -1,7 +1,7 @@
 package io.runnel.protocol;
 
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes frames as {@code docs/protocol.md} spells them ("Socket frames"): {@code t} first, then the fields in the

@@ -1,8 +1,8 @@
 package io.runnel.protocol;
 
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A frame that could not be read. On the node, a client frame ({@link FrameDecoder#client}):

@@ -1,7 +1,7 @@
 package io.runnel.protocol;
 
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where {@link FrameEncoder} writes a frame: a stream of JSON tokens in order. The node writes through Jackson's

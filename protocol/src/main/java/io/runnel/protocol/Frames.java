@@ -1,6 +1,6 @@
 package io.runnel.protocol;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** The value rules frames share ({@code docs/protocol.md}, "Socket frames"), so the records and decoders agree. */
 final class Frames {

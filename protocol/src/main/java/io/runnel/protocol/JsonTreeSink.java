@@ -7,11 +7,11 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link FrameSink} that builds the frame as a JSON tree, members in the order written: the browser client's sink,

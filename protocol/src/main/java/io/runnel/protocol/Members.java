@@ -8,7 +8,7 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the members of one node frame, refusing a missing or mistyped member with a

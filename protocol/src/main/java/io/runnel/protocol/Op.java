@@ -1,8 +1,8 @@
 package io.runnel.protocol;
 
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One step of a {@code patch} or {@code records} frame ({@code docs/protocol.md}, "Op"); ops apply in sequence to a

@@ -1,6 +1,6 @@
 package io.runnel.protocol;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A change position: where a row change, a read or an answer sits in the WAL's commit order. On the wire

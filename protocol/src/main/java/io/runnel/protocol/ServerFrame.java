@@ -1,10 +1,10 @@
 package io.runnel.protocol;
 
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A frame a node sends to a client ({@code docs/protocol.md}, "Socket frames", node to client), written by

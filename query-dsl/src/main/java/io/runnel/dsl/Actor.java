@@ -1,11 +1,11 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who is asking: an id (null for an anonymous actor), an optional org id (the tenant), roles and permissions, as

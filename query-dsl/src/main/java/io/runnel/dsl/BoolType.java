@@ -17,8 +17,8 @@ final class BoolType implements ColumnType {
   public Object parse(String pgText) {
     // boolin accepts these words (and unique prefixes, which Runnel does not need).
     return switch (Texts.lowerCase(pgText.trim())) {
-      case "t", "true", "yes", "on", "1" -> Boolean.TRUE;
-      case "f", "false", "no", "off", "0" -> Boolean.FALSE;
+      case "t", "true", "yes", "on", "1" -> true;
+      case "f", "false", "no", "off", "0" -> false;
       default -> throw new ValueInvalidException("bool", pgText, "is not a boolean");
     };
   }

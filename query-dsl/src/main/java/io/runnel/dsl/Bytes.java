@@ -2,6 +2,7 @@ package io.runnel.dsl;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable {@code bytea} value. Ordered as PostgreSQL orders {@code bytea}: unsigned bytes compared in turn,
@@ -147,7 +148,7 @@ public final class Bytes implements Comparable<Bytes> {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     return o instanceof Bytes b && Arrays.equals(bytes, b.bytes);
   }
 

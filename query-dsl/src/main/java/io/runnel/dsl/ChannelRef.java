@@ -2,7 +2,6 @@ package io.runnel.dsl;
 
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
 import io.runnel.wire.Texts;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client-safe half of a channel: its name, its ordered params and the name of its catch-up query (re-run over
@@ -121,6 +121,8 @@ public final class ChannelRef {
    * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the param (its path is the param's name) when
    *     it is not in the percent-encoded form {@link #topic} writes
    */
+  // "%2E" in the fix is a percent-encoded dot, not a format specifier.
+  @SuppressWarnings("OrphanedFormatString")
   public @Nullable Map<String, String> parseTopic(String topic) {
     List<String> parts = splitOnDots(topic);
     if (!parts.get(0).equals(name) || parts.size() != params.size() + 1) {

@@ -15,6 +15,10 @@ import java.util.List;
  * unmodifiable {@code List} (elements may be null) for arrays. SQL NULL is Java {@code null} and is never passed to
  * these methods.
  */
+// Error Prone warns that a thread initializing an implementation first (which initializes this interface, as it has
+// default methods) could deadlock with one initializing this interface (which makes the constants). No code reaches
+// an implementation before this interface: each is package-private and made only by the constants below.
+@SuppressWarnings("ClassInitializationDeadlock")
 public sealed interface ColumnType
     permits TextType, UuidType, IntegerType, FloatType, NumericType, BoolType, DateType, TimestampType,
         JsonDocumentType, ByteaType, ArrayType {

@@ -1,7 +1,7 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The DSL's verbs in one place, so that app code needs one static import ({@code import static

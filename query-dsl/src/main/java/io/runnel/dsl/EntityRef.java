@@ -6,7 +6,6 @@ import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.ObjectReader;
 import io.runnel.wire.Texts;
 import java.util.Collections;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client-safe half of an entity: the record type clients see, its key columns and its typed columns. The
@@ -129,7 +129,7 @@ public final class EntityRef {
       // A typed local, never columns.get(key.get(i)): in a bundle that hands the map every class any list holds,
       // and links every record's equals and hashCode (docs/client.md, "The equals cycle and other cuts").
       String column = key.get(i);
-      types[i] = columns.get(column).type();
+      types[i] = Objects.requireNonNull(columns.get(column), column).type();
       values[i] = keyValue(row, column);
     }
     return RecordKeys.of(types, values);
@@ -154,7 +154,7 @@ public final class EntityRef {
     Object[] coerced = new Object[key.size()];
     for (int i = 0; i < values.length; i++) {
       String column = key.get(i); // a typed local: see keyOf
-      Column c = columns.get(column);
+      Column c = Objects.requireNonNull(columns.get(column), column);
       String path = name + "." + c.name();
       Object v = values[i];
       if (v == null) {

@@ -1,11 +1,11 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A select's filter: an AND tree of comparisons over an entity's record columns, with PostgreSQL's three-valued

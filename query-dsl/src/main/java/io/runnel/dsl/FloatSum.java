@@ -1,6 +1,6 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The addition {@link Row#plus} does to a {@code float4}/{@code float8} value in a TeaVM bundle. Boxing a new

@@ -239,14 +239,16 @@ final class FloatType implements ColumnType {
     }
     if (json instanceof JsonString s) {
       switch (s.value()) {
-        case "NaN":
+        case "NaN" -> {
           return box(Double.NaN, "NaN");
-        case "Infinity":
+        }
+        case "Infinity" -> {
           return box(Double.POSITIVE_INFINITY, "Infinity");
-        case "-Infinity":
+        }
+        case "-Infinity" -> {
           return box(Double.NEGATIVE_INFINITY, "-Infinity");
-        default:
-          break;
+        }
+        default -> { }
       }
     }
     throw new InputInvalidException(path, "must be a number (or \"NaN\", \"Infinity\", \"-Infinity\"), not "

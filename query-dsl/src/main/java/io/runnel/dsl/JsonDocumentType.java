@@ -11,12 +11,12 @@ import io.runnel.wire.JsonPath;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Texts;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code json} and {@code jsonb}: a {@link JsonValue}, embedded as is in JSON. Not comparable in process

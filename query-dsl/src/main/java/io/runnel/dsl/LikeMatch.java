@@ -1,6 +1,6 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link LikePattern} behind a virtual call that a {@link Filter.Like} installs when it is made. TeaVM inlines a

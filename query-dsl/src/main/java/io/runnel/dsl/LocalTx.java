@@ -1,7 +1,7 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a mutator's local twin may do to the page's records: read, insert, update and delete records by type and

@@ -1,9 +1,9 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Evaluates a {@link Select}'s filter and order on a row in process, with PostgreSQL's semantics: three-valued

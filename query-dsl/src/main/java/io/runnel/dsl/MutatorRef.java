@@ -4,8 +4,8 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonCodec;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client-safe half of a mutator: its name, the input's JSON codec, an optional pure local twin that the

@@ -1,10 +1,10 @@
 package io.runnel.dsl;
 
 import io.runnel.wire.Digits;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Texts;
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A PostgreSQL {@code numeric}: an exact decimal with its scale ({@code 0.10} keeps both digits), or one of the
@@ -95,18 +95,16 @@ public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comp
   public static PgNumeric parse(String text) {
     String t = text.trim();
     switch (Texts.lowerCase(t)) {
-      case "nan":
+      case "nan" -> {
         return NAN;
-      case "infinity":
-      case "+infinity":
-      case "inf":
-      case "+inf":
+      }
+      case "infinity", "+infinity", "inf", "+inf" -> {
         return POSITIVE_INFINITY;
-      case "-infinity":
-      case "-inf":
+      }
+      case "-infinity", "-inf" -> {
         return NEGATIVE_INFINITY;
-      default:
-        break;
+      }
+      default -> { }
     }
     if (!Digits.isDecimal(t)) {
       throw new ValueInvalidException("numeric", text, "is not a number");
@@ -206,7 +204,7 @@ public record PgNumeric(Kind kind, @Nullable BigDecimal decimal) implements Comp
   @Override
   public int compareTo(PgNumeric other) {
     if (kind != Kind.FINITE || other.kind != Kind.FINITE) {
-      return Integer.compare(kind.ordinal(), other.kind.ordinal());
+      return kind.compareTo(other.kind);
     }
     return Objects.requireNonNull(decimal).compareTo(Objects.requireNonNull(other.decimal));
   }

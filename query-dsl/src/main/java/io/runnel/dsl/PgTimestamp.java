@@ -1,5 +1,7 @@
 package io.runnel.dsl;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A PostgreSQL {@code timestamp} or {@code timestamptz}: microseconds since 2000-01-01 00:00 (UTC for
  * {@code timestamptz}), or {@code infinity} / {@code -infinity}.
@@ -56,7 +58,7 @@ public record PgTimestamp(long micros) implements Comparable<PgTimestamp> {
     return special != null ? special : new PgTimestamp(Calendar.parseTimestamp("timestamp", text, false));
   }
 
-  private static @io.runnel.wire.Nullable PgTimestamp special(String text) {
+  private static @Nullable PgTimestamp special(String text) {
     if (text.equals("infinity") || text.equals("+infinity")) {
       return INFINITY;
     }

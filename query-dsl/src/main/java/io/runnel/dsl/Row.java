@@ -1,6 +1,5 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -10,6 +9,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable row: column name to the column type's Java value ({@link ColumnType}), null for SQL NULL. A value
@@ -69,8 +69,8 @@ public final class Row {
     return -1;
   }
 
-  private LinkedHashMap<String, @Nullable Object> copy() {
-    LinkedHashMap<String, @Nullable Object> copy = new LinkedHashMap<>();
+  private Map<String, @Nullable Object> copy() {
+    Map<String, @Nullable Object> copy = new LinkedHashMap<>();
     for (int i = 0; i < columns.length; i++) {
       copy.put(columns[i], cells[i]);
     }
@@ -166,14 +166,14 @@ public final class Row {
 
   /** This row with {@code column} set to {@code value} (null for SQL NULL). */
   public Row with(String column, @Nullable Object value) {
-    LinkedHashMap<String, @Nullable Object> copy = copy();
+    Map<String, @Nullable Object> copy = copy();
     copy.put(Objects.requireNonNull(column, "column"), value);
     return of(copy);
   }
 
   /** This row with every column of {@code other} set to its value there (a write merges columns). */
   public Row merge(Row other) {
-    LinkedHashMap<String, @Nullable Object> copy = copy();
+    Map<String, @Nullable Object> copy = copy();
     copy.putAll(other.values());
     return of(copy);
   }
@@ -205,14 +205,14 @@ public final class Row {
 
   /** This row without {@code column}. */
   public Row without(String column) {
-    LinkedHashMap<String, @Nullable Object> copy = copy();
+    Map<String, @Nullable Object> copy = copy();
     copy.remove(column);
     return of(copy);
   }
 
   /** Equal when both hold the same columns with equal values, in any order (as {@link Map#equals}). */
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) {
       return true;
     }

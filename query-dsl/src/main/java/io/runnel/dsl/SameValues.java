@@ -1,7 +1,7 @@
 package io.runnel.dsl;
 
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Equality of column values without a virtual {@code equals} on arbitrary objects. TeaVM links the {@code equals} of

@@ -2,13 +2,13 @@ package io.runnel.dsl;
 
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A select over one entity's record columns: a filter, an order and a limit, no SQL. Client-safe, so the browser

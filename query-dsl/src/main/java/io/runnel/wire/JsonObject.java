@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** A JSON object; members keep the order they were added or parsed in, and the map is unmodifiable. */
 public record JsonObject(Map<String, JsonValue> members) implements JsonValue {

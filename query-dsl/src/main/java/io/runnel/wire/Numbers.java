@@ -1,6 +1,7 @@
 package io.runnel.wire;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.teavm.interop.PlatformMarker;
 
 /**

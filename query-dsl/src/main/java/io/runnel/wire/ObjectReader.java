@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the members of one JSON object for a {@link JsonCodec#object} codec, naming the path of whatever fails: a

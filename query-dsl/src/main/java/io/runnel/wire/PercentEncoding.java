@@ -40,9 +40,9 @@ public final class PercentEncoding {
       }
       // n bytes: a lead byte of n high one bits (none for one byte), then 6 bits a byte.
       int n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-      escape(out, (n == 1 ? 0 : 0xff00 >> n & 0xff) | c >> 6 * (n - 1));
+      escape(out, (n == 1 ? 0 : (0xff00 >> n) & 0xff) | (c >> (6 * (n - 1))));
       for (int k = n - 2; k >= 0; k--) {
-        escape(out, 0x80 | (c >> 6 * k & 0x3f));
+        escape(out, 0x80 | ((c >> (6 * k)) & 0x3f));
       }
     }
     return out.toString();

@@ -1,6 +1,7 @@
 package io.runnel.wire;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The base of every coded Runnel error: a {@link ErrorCode}, what happened ({@link #cause()}) and what to do about

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The embedded bus: publishes go straight into each matching subscription's bounded queue, drained in order by
@@ -136,7 +137,7 @@ public final class InProcessTransport implements Transport {
     private final BlockingQueue<TransportMessage> queue;
     private final AtomicBoolean open = new AtomicBoolean(true);
     private final AtomicLong failures = new AtomicLong();
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
 
     Sub(String pattern, Consumer<TransportMessage> handler, BlockingQueue<TransportMessage> queue) {
       this.pattern = pattern;

@@ -1,7 +1,6 @@
 package io.runnel.bus;
 
 import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.Nullable;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How {@link NatsTransport} reaches NATS.

@@ -66,7 +66,8 @@ final class NatsEcho {
       connection.publish(subject, Long.toString(id).getBytes(StandardCharsets.US_ASCII));
       f.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
-      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException(cause.getMessage(), cause);
     } finally {
       pending.remove(id);
     }

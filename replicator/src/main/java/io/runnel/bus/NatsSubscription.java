@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One subscription of a {@link NatsTransport}: a jnats dispatcher of its own (one thread, server order) on the
@@ -21,8 +22,8 @@ final class NatsSubscription implements Subscription {
   private final Consumer<NatsSubscription> onClose;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final ReentrantLock delivering = new ReentrantLock();
-  private volatile Connection on;
-  private volatile Dispatcher dispatcher;
+  private volatile @Nullable Connection on;
+  private volatile @Nullable Dispatcher dispatcher;
 
   /** @param onClose told once when this subscription closes, so the transport stops moving it */
   NatsSubscription(String pattern, Consumer<TransportMessage> handler, Consumer<NatsSubscription> onClose) {
@@ -70,8 +71,13 @@ final class NatsSubscription implements Subscription {
       return;
     }
     onClose.accept(this);
+    Connection c = on;
+    Dispatcher d = dispatcher;
+    if (c == null || d == null) {
+      return;
+    }
     try {
-      on.closeDispatcher(dispatcher);
+      c.closeDispatcher(d);
     } catch (IllegalStateException | IllegalArgumentException e) {
       // The connection is closed already: the dispatcher went with it.
     }

@@ -6,7 +6,6 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.runnel.time.Sleeper;
 import io.runnel.time.Threads;
-import io.runnel.wire.Nullable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -20,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bus across machines, on core NATS through jnats: subjects as {@link Subjects} builds them, one jnats
@@ -65,6 +65,9 @@ public final class NatsTransport implements Transport {
   /** A connection and how many times jnats had reconnected it, when a thread first published on it. */
   private record Mark(Connection connection, long reconnects) {}
 
+  // echo is set by connect() before the transport is handed to anyone: the connection's listener needs the transport
+  // before the connection, and so its echo, exists.
+  @SuppressWarnings("NullAway.Init")
   private NatsTransport(NatsConfig config, Sleeper sleeper) {
     this.config = config;
     this.sleeper = sleeper;
@@ -319,7 +322,7 @@ public final class NatsTransport implements Transport {
     return e;
   }
 
-  private TransportUnavailableException down(String what, String why) {
+  private TransportUnavailableException down(String what, @Nullable String why) {
     return new TransportUnavailableException("Could not " + what + " through NATS at " + config.urls() + ": " + why
         + ".", "Retry later: the transport reconnects by itself every " + config.reconnectWait().toMillis()
         + " ms; if the server is down, start it.");

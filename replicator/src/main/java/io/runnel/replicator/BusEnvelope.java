@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.runnel.dsl.EntityRef;
 import io.runnel.protocol.Position;
 import io.runnel.wire.InputInvalidException;
-import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bus's JSON envelopes, version 1 ({@code docs/protocol.md}, "Bus envelope"): {@code kind} tells a change

@@ -16,7 +16,6 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bus's JSON envelope for a {@link ChangeEvent} (field names are stable; {@code docs/protocol.md}, "Bus

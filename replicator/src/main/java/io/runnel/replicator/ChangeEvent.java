@@ -2,12 +2,12 @@ package io.runnel.replicator;
 
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One change of a transaction, as the replicator publishes it on the bus ({@link ChangeEnvelope} is its JSON): an

@@ -1,7 +1,6 @@
 package io.runnel.replicator;
 
 import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.Nullable;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -10,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a PostgreSQL database is and how to sign in: parsed from {@code postgres://user:password@host:port/db?…}

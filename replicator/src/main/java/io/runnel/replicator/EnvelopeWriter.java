@@ -5,12 +5,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.runnel.dsl.ColumnType;
 import io.runnel.wire.JsonNull;
-import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Encodes a {@link WalChange} as its bus envelope straight from pgoutput's text: the same bytes as
@@ -53,6 +53,8 @@ final class EnvelopeWriter {
     open();
   }
 
+  // The op names are an array indexed by ordinal, read for every change encoded.
+  @SuppressWarnings("EnumOrdinal")
   private static SerializedString[] opNames() {
     ChangeOp[] ops = ChangeOp.values();
     SerializedString[] names = new SerializedString[ops.length];
@@ -78,6 +80,8 @@ final class EnvelopeWriter {
    *
    * @throws io.runnel.dsl.ValueInvalidException when a value does not parse as its column's type
    */
+  // See opNames.
+  @SuppressWarnings("EnumOrdinal")
   byte[] encode(WalChange change) {
     TableSchema s = change.schema();
     omitted.clear();

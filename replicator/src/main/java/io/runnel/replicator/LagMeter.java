@@ -1,11 +1,11 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Lsn;
-import io.runnel.wire.Nullable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How far the replicator is behind: in bytes, the server's WAL position minus the last position the slot confirmed;

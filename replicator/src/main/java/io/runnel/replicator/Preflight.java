@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -58,7 +59,8 @@ final class Preflight {
     }
     for (Channel ch : channels) {
       for (Channel.Records r : ch.records()) {
-        checkRecords(ch, r, identities.get(r.entity().qualifiedTable()), warnings);
+        // A channel's entities are among entities (the caller's contract), so each table was read above.
+        checkRecords(ch, r, Objects.requireNonNull(identities.get(r.entity().qualifiedTable())), warnings);
       }
     }
     return warnings;

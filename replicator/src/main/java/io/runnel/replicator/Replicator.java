@@ -10,7 +10,6 @@ import io.runnel.protocol.Lsn;
 import io.runnel.time.Sleeper;
 import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -27,6 +26,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Streams a PostgreSQL database's WAL onto the bus: one {@link ChangeEvent} per row change, in commit order,
@@ -72,7 +72,7 @@ public final class Replicator implements AutoCloseable {
   private final ServerClock serverClock = new ServerClock();
   private final LagMeter lag = new LagMeter(serverClock);
   /** Held here because the meters hold it weakly; null without meters. */
-  private final io.runnel.bus.@Nullable BusHealth busHealth;
+  private final @Nullable BusHealth busHealth;
 
   private final Object lock = new Object();
   private volatile boolean running;
@@ -117,9 +117,10 @@ public final class Replicator implements AutoCloseable {
     this.flushDeadline = b.flushDeadline;
     this.walSafeMinBytes = b.walSafeMinBytes;
     this.sleeper = b.sleeper;
-    this.busHealth = b.meters == null ? null : BusHealth.watch(transport);
-    if (b.meters != null) {
-      ReplicatorMeters.register(this, busHealth, b.meters);
+    MeterRegistry meters = b.meters;
+    this.busHealth = meters == null ? null : BusHealth.watch(transport);
+    if (meters != null && busHealth != null) {
+      ReplicatorMeters.register(this, busHealth, meters);
     }
   }
 
@@ -271,6 +272,8 @@ public final class Replicator implements AutoCloseable {
   }
 
   /** Streams while running and while the lock session lives; returns whether anything was confirmed. */
+  // Identity on purpose: the same DatabaseUrl object for both means no separate replication URL was given.
+  @SuppressWarnings("ReferenceEquality")
   private boolean stream(Connection lockConnection, Lsn start) throws SQLException {
     long confirmedBefore = confirmedCount.get();
     Watchdog watchdog = new Watchdog(lockConnection);
@@ -431,7 +434,7 @@ public final class Replicator implements AutoCloseable {
     private Duration flushDeadline = Duration.ofSeconds(5);
     private long walSafeMinBytes = DEFAULT_WAL_SAFE_MIN_BYTES;
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private io.micrometer.core.instrument.@Nullable MeterRegistry meters;
+    private @Nullable MeterRegistry meters;
 
     private Builder() {}
 

@@ -1,8 +1,8 @@
 package io.runnel.replicator;
 
 import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.Nullable;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The replicator's configuration from the environment, validated at boot ({@code docs/replicator.md}):

@@ -4,8 +4,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.runnel.bus.BusHealth;
-import io.runnel.wire.Nullable;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A replicator's meters, read from its {@link ReplicatorStats} at each scrape: {@code runnel_replicator_lag_bytes},
@@ -46,9 +46,10 @@ final class ReplicatorMeters {
     FunctionCounter.builder("runnel_replicator_slot_lost", replicator, r -> r.stats().slotLost())
         .description("Times the replication slot was found dropped, invalidated or moved by someone else: each a gap")
         .register(registry);
-    Gauge.builder("runnel_replicator_slot_retained_bytes", replicator, r -> retention(r) == null ? Double.NaN
-            : retention(r).retainedBytes())
-        .description("Bytes of WAL the slot holds back (from its restart_lsn to the current position)")
+    Gauge.builder("runnel_replicator_slot_retained_bytes", replicator, r -> {
+      WalRetention w = retention(r);
+      return w == null ? Double.NaN : w.retainedBytes();
+    }).description("Bytes of WAL the slot holds back (from its restart_lsn to the current position)")
         .register(registry);
     Gauge.builder("runnel_replicator_slot_safe_wal_bytes", replicator, r -> {
       WalRetention w = retention(r);

@@ -1,8 +1,8 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Lsn;
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A snapshot of a replicator's state.

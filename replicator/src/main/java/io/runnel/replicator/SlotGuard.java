@@ -1,12 +1,12 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Lsn;
-import io.runnel.wire.Nullable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the replication slot a replicator streams from, and tells when it is not the slot that was streamed before

@@ -6,12 +6,12 @@ import io.runnel.dsl.ColumnType;
 import io.runnel.dsl.RecordKeys;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one table's WAL tuples become typed rows: the relation as pgoutput last described it, and the declared

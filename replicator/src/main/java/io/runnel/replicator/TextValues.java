@@ -1,7 +1,7 @@
 package io.runnel.replicator;
 
 import io.runnel.dsl.ColumnType;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which pgoutput text values go into the bus envelope as they are, without parsing them to their Java type and
@@ -137,7 +137,7 @@ final class TextValues {
     }
     for (int i = 0; i < 36; i++) {
       char c = t.charAt(i);
-      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-'
+      boolean ok = (i == 8 || i == 13 || i == 18 || i == 23) ? c == '-'
           : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
       if (!ok) {
         return false;

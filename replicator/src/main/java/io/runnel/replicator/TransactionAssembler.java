@@ -2,12 +2,13 @@ package io.runnel.replicator;
 
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Position;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the decoded {@code pgoutput} messages of one replication session into {@link WalChange}s, in order: their
@@ -133,7 +134,12 @@ final class TransactionAssembler {
   }
 
   private Position nextLsn() {
-    return begin.finalLsn().row(++position);
+    return open().finalLsn().row(++position);
+  }
+
+  /** The open transaction's Begin; only called between a Begin and its Commit, which {@code accept} checks. */
+  private WalMessage.Begin open() {
+    return Objects.requireNonNull(begin, "begin");
   }
 
   private void hold(Pending next) {
@@ -144,7 +150,7 @@ final class TransactionAssembler {
   }
 
   private void emit(Pending p, boolean last) {
-    WalMessage.Begin b = begin;
+    WalMessage.Begin b = open();
     sink.publish(new WalChange(p.schema(), p.op(), p.key(), p.tuple(), p.oldTuple(), p.oldKeyOnly(), p.lsn(),
         Integer.toUnsignedLong(b.xid()), last, b.commitTimeMicros() / 1000 + POSTGRES_EPOCH_MILLIS, write,
         producer.id(), producer.nextSeq()));

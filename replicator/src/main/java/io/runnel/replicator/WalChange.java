@@ -1,9 +1,9 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Position;
-import io.runnel.wire.Nullable;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One row change as the replicator decoded it from the WAL, its values still pgoutput's text: what

@@ -1,8 +1,8 @@
 package io.runnel.replicator;
 
 import io.runnel.protocol.Lsn;
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The messages of PostgreSQL's {@code pgoutput} logical replication protocol, version 1 ("Logical Replication
@@ -52,6 +52,8 @@ sealed interface WalMessage
   record Truncate(int options, List<Integer> relationOids) implements WalMessage {}
 
   /** 'M': a {@code pg_logical_emit_message}; transactional ones arrive between Begin and Commit. */
+  // The message's bytes as pgoutput sent them, read once by the decoder; never compared or hashed.
+  @SuppressWarnings("ArrayRecordComponent")
   record Message(boolean transactional, Lsn lsn, String prefix, byte[] content) implements WalMessage {}
 
   /** One column value in a tuple: {@code n} null, {@code u} unchanged TOASTed value, {@code t} text. */

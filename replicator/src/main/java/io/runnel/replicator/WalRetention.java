@@ -1,11 +1,11 @@
 package io.runnel.replicator;
 
-import io.runnel.wire.Nullable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How much WAL a slot holds back and how much more PostgreSQL lets it hold before invalidating it, as

@@ -1,10 +1,14 @@
 package io.runnel.time;
 
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place library code starts threads. Every thread is named (a thread dump says whose it is), and a failure
@@ -15,10 +19,12 @@ import java.util.concurrent.ThreadFactory;
 public final class Threads {
 
   private static final System.Logger LOG = System.getLogger(Threads.class.getName());
-  private static final Thread.UncaughtExceptionHandler LOGGED = (t, e) -> LOG.log(System.Logger.Level.ERROR,
-      "Thread '" + t.getName() + "' failed: " + e, e);
 
   private Threads() {}
+
+  private static void logged(Thread t, Throwable e) {
+    LOG.log(System.Logger.Level.ERROR, "Thread '" + t.getName() + "' failed: " + e, e);
+  }
 
   /** Starts a virtual thread named {@code name} running {@code task}. */
   public static Thread virtual(String name, Runnable task) {
@@ -29,7 +35,8 @@ public final class Threads {
 
   /** A factory of virtual threads, each named {@code name}, for an executor or a queue's writers. */
   public static ThreadFactory virtualFactory(String name) {
-    return Thread.ofVirtual().name(Objects.requireNonNull(name, "name")).uncaughtExceptionHandler(LOGGED).factory();
+    return Thread.ofVirtual().name(Objects.requireNonNull(name, "name")).uncaughtExceptionHandler(Threads::logged)
+        .factory();
   }
 
   /** An executor that runs its tasks one at a time, in order, each on a virtual thread named {@code name}. */
@@ -43,16 +50,45 @@ public final class Threads {
    */
   public static Thread daemon(String name, Runnable task) {
     return Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
-        .uncaughtExceptionHandler(LOGGED).start(Objects.requireNonNull(task, "task"));
+        .uncaughtExceptionHandler(Threads::logged).start(Objects.requireNonNull(task, "task"));
   }
 
   /**
    * A scheduled executor on one platform daemon thread named {@code name}, for periodic work (sweeps, grace timers,
-   * tickers). Its owner shuts it down when it stops.
+   * tickers). A task that throws is logged at {@code ERROR} (a periodic one then stops, as the JDK's do), so its
+   * caller may ignore the future. Its owner shuts it down when it stops.
    */
   public static ScheduledExecutorService scheduler(String name) {
     ThreadFactory daemons = Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
-        .uncaughtExceptionHandler(LOGGED).factory();
-    return Executors.newSingleThreadScheduledExecutor(daemons);
+        .uncaughtExceptionHandler(Threads::logged).factory();
+    return new LoggingScheduler(name, daemons);
+  }
+
+  /**
+   * A scheduled task's failure is kept in its future, where nobody who ignored the future would see it, and a
+   * periodic task that throws is not run again: this logs each such failure as an escaped one is.
+   */
+  private static final class LoggingScheduler extends ScheduledThreadPoolExecutor {
+    private final String name;
+
+    LoggingScheduler(String name, ThreadFactory threads) {
+      super(1, threads);
+      this.name = name;
+    }
+
+    @Override
+    protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+      super.afterExecute(task, thrown);
+      if (task instanceof Future<?> f && f.isDone() && !f.isCancelled()) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause() == null ? e : e.getCause();
+          LOG.log(System.Logger.Level.ERROR, "A task of '" + name + "' failed: " + cause, cause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
   }
 }

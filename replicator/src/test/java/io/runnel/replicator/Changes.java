@@ -1,8 +1,8 @@
 package io.runnel.replicator;
 
 import io.runnel.dsl.Row;
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A change's row parts whatever its variant, as its envelope spells them: null ({@code key}, {@code row},

@@ -11,13 +11,13 @@ import io.runnel.dsl.ValueInvalidException;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 

@@ -19,7 +19,6 @@ import io.runnel.protocol.Lsn;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
-import io.runnel.wire.Nullable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -39,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -5,9 +5,9 @@ import io.runnel.protocol.Position;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveQueryRegistry;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The body of {@code GET /readyz} and whether it is 200 or 503. Ready means: the node listens, is not draining, and

@@ -41,7 +41,6 @@ import io.runnel.time.Threads;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,6 +59,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sync node: the Helidon SE server in front of the live-window engine. Routes: the read-only WebSocket
@@ -145,6 +145,8 @@ public final class SyncNode implements AutoCloseable {
    * @throws io.runnel.wire.ConfigInvalidException ({@code X_CONFIG_INVALID}) when the idempotency table cannot be
    *     created
    */
+  // The sweeps run until stop() shuts their scheduler down; Threads.scheduler logs a sweep that fails.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public synchronized void start() {
     if (server != null) {
       return;

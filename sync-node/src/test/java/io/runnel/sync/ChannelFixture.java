@@ -13,7 +13,6 @@ import io.runnel.sync.auth.Grant;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sync node serving channels on a real PostgreSQL (its idempotency table and pool) and an in-process bus, with a

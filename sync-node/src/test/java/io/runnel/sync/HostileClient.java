@@ -3,13 +3,13 @@ package io.runnel.sync;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
-import io.runnel.wire.Nullable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One hostile client: a raw socket as one actor, sending {@code budget} messages of {@link HostileFrames} moves,

@@ -5,7 +5,6 @@ import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.Ids;
 import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.SocketPort;
-import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -28,6 +27,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ports of {@code io.runnel.client.RunnelClient} on the JVM against a real node, as a browser page in cookie mode

@@ -1,6 +1,5 @@
 package io.runnel.sync;
 
-import io.runnel.wire.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -15,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A WebSocket client written by hand over TCP, for what the JDK's client cannot do: put many frames in one write,

@@ -3,6 +3,7 @@ package io.runnel.client.browser;
 import io.runnel.client.port.HttpPort;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
@@ -55,6 +56,6 @@ public final class JsHttpPort implements HttpPort {
       + " if (!isNaN(date)) { seconds = Math.max(0, Math.ceil((date - Date.now()) / 1000)); } } }"
       + " answered(pair[0].status, pair[1], seconds); },"
       + " function(error) { failed(String(error && error.message ? error.message : error)); });")
-  private static native void fetch(String method, String url, JSObject headers, String body,
+  private static native void fetch(String method, String url, JSObject headers, @Nullable String body,
       AnsweredCallback answered, FailedCallback failed);
 }

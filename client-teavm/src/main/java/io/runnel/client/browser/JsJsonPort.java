@@ -53,15 +53,19 @@ public final class JsJsonPort implements JsonPort {
 
   private static JsonValue value(JSObject v) {
     switch (kind(v)) {
-      case NULL:
+      case NULL -> {
         return JsonNull.NULL;
-      case BOOLEAN:
+      }
+      case BOOLEAN -> {
         return JsonBoolean.of(bool(v));
-      case NUMBER:
+      }
+      case NUMBER -> {
         return new JsonNumber(numberText(v));
-      case STRING:
+      }
+      case STRING -> {
         return new JsonString(string(v));
-      case ARRAY: {
+      }
+      case ARRAY -> {
         int n = length(v);
         List<JsonValue> elements = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -69,7 +73,7 @@ public final class JsJsonPort implements JsonPort {
         }
         return new JsonArray(elements);
       }
-      default: {
+      default -> {
         JSObject names = keys(v);
         int n = length(names);
         LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();

@@ -22,12 +22,12 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A connected {@link RunnelClient} as a page calls it ({@code docs/dsl.md}, "The app's client bundle"): inputs are JSON
@@ -325,10 +325,5 @@ public final class PageClient {
 
   private static JsonObject error(String code, String cause, String fix) {
     return JsonObject.builder().put("code", code).put("cause", cause).put("fix", fix).build();
-  }
-
-  private static String message(RuntimeException e) {
-    String m = e.getMessage();
-    return m == null ? "refused" : m;
   }
 }

@@ -7,7 +7,7 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.client.store.RecordStore;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's channel topics on its socket ({@link Channels}), as the client opens them; the live client sees it as

@@ -13,7 +13,6 @@ import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's channel topics on its one socket ({@code docs/protocol.md}, {@code join}/{@code leave} and the topic

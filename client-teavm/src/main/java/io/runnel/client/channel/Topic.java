@@ -11,12 +11,12 @@ import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One joined topic: its handles, its presence meta and roster, and for a records channel the rows it holds in the
@@ -51,7 +51,7 @@ final class Topic {
   private final JsonObject input;
   private final List<Channel> handles = new ArrayList<>();
   private @Nullable JsonObject presence;
-  private @Nullable ChannelState.Failed failure;
+  private ChannelState.@Nullable Failed failure;
   private ChannelState state = JOINING;
   private boolean joined;
   /** The node took this connection's join: its first {@code presence} frame (the roster) came. */

@@ -14,7 +14,6 @@ import io.runnel.protocol.JsonTreeSink;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +23,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's one socket to a node and the live queries riding on it.
@@ -68,7 +68,7 @@ public final class LiveClient {
   private int failures;
   private int sids;
   private int generation;
-  private @Nullable SocketPort.Connection socket;
+  private SocketPort.@Nullable Connection socket;
   private boolean online;
   private long heartbeatMs = DEFAULT_HEARTBEAT_MS;
   private boolean actorKnown;
@@ -182,7 +182,8 @@ public final class LiveClient {
     if (!(in instanceof JsonObject object)) {
       throw new IllegalArgumentException("The input of '" + ref.name() + "' must encode as a JSON object");
     }
-    LiveQuery q = new LiveQuery(this, store, "q" + (++sids), ref.name(), object, a -> ref.select(input, a));
+    sids++;
+    LiveQuery q = new LiveQuery(this, store, "q" + sids, ref.name(), object, a -> ref.select(input, a));
     queries.put(q.sid(), q);
     if (actorKnown) {
       q.actor(principal());
@@ -200,7 +201,8 @@ public final class LiveClient {
    */
   public LiveQuery failed(String name, QueryState.Failed failure) {
     Objects.requireNonNull(failure, "failure");
-    LiveQuery q = new LiveQuery(this, store, "q" + (++sids), Objects.requireNonNull(name, "name"), JsonObject.EMPTY,
+    sids++;
+    LiveQuery q = new LiveQuery(this, store, "q" + sids, Objects.requireNonNull(name, "name"), JsonObject.EMPTY,
         a -> {
           throw new IllegalStateException("Query '" + name + "' is never subscribed");
         });

@@ -4,9 +4,9 @@ import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.SocketPort;
 import io.runnel.client.store.RecordStore;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 
 /** Collects a {@link LiveClient}'s ports and settings. */
 public final class LiveClientBuilder {

@@ -14,7 +14,6 @@ import io.runnel.protocol.ResumeCursor;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One live query as the page holds it: the node's list for the subscription, with the record store's overlay

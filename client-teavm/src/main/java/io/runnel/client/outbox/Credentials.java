@@ -1,8 +1,8 @@
 package io.runnel.client.outbox;
 
-import io.runnel.wire.Nullable;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a mutator call's identity comes from: a bearer token the app supplies (and refreshes after a 401), or the

@@ -5,9 +5,9 @@ import io.runnel.wire.Digits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One queued write: what the outbox stores under its own key ({@code runnel.outbox.<principal>.<seq>.<write id>},

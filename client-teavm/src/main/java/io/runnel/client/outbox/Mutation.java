@@ -1,10 +1,10 @@
 package io.runnel.client.outbox;
 
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One call to a mutator, as the page awaits it: settled once, with the server's result or a failure. A call that

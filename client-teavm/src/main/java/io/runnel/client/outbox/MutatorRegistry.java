@@ -3,10 +3,10 @@ package io.runnel.client.outbox;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonCodec;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The app's mutator refs by name, as its bundle registers them: a call made by name from JavaScript, or an outbox

@@ -8,7 +8,6 @@ import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.Tabs;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's writes: {@link #mutate} stores the call as an outbox entry, runs the mutator's local twin into the
@@ -485,7 +485,7 @@ public final class Outbox {
     durable.settled(writeId);
     PrincipalQueue q = queues.get(prefix);
     Entry e = q == null ? null : Entry.find(q.entries, writeId);
-    if (e != null) {
+    if (q != null && e != null) {
       q.entries.remove(e);
     }
     Entry copy = Entry.find(provisional.entries, writeId);

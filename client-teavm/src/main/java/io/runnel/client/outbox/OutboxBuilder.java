@@ -7,8 +7,8 @@ import io.runnel.client.port.Ids;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
 import io.runnel.client.port.Tabs;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Builds an {@link Outbox}: the ports, the writes seam and the base URL are required. */
 public final class OutboxBuilder {

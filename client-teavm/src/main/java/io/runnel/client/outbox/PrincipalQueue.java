@@ -1,9 +1,9 @@
 package io.runnel.client.outbox;
 
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One principal's outbox (or the provisional one, of calls made before any actor was known): its entries in order

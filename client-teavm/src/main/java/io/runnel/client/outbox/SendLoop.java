@@ -6,10 +6,10 @@ import io.runnel.client.port.HttpPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.client.port.Scheduler;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outbox's send loop: drain passes over the active principal's queue, and what the connection and the node's

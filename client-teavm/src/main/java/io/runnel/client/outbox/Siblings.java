@@ -6,7 +6,7 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The other tabs of the origin as the outbox sees them ({@link Tabs}): the lock of the signed-in principal's queue,

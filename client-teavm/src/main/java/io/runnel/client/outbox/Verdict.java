@@ -7,7 +7,7 @@ import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one call's outcome means, per {@code docs/protocol.md} ("Retry or refusal"): for a mutator call's outbox entry,

@@ -1,12 +1,12 @@
 package io.runnel.client.port;
 
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** Makes HTTP calls to the node (mutator calls, tickets, one-shot reads); the browser's {@code fetch}. */
 public interface HttpPort {

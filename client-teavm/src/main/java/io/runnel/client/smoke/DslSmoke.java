@@ -37,13 +37,14 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.teavm.jso.JSExport;
 
 /**
@@ -161,11 +162,14 @@ public final class DslSmoke {
     Map<String, Row> store = new HashMap<>();
     store.put(POSTS.keyOf(rows.get(0)), rows.get(0));
     LocalTx tx = new MapTx(store);
-    LIKE.local().apply(tx, LIKE.codec().decode(Json.parse("{\"postId\":\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\"}")));
-    out.add("twin like_count " + store.get("0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69").get("like_count"));
+    Objects.requireNonNull(LIKE.local())
+        .apply(tx, LIKE.codec().decode(Json.parse("{\"postId\":\"0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69\"}")));
+    out.add("twin like_count " + Objects.requireNonNull(store.get("0b7e7d8a-5a4f-4c1e-9a43-1f2d3c4b5a69"))
+        .get("like_count"));
     Row scored = rows.get(0).plus("score", 2).plus("like_count", -3);
     out.add("plus score " + Json.write(POSTS.rowToJson(scored)) + " float4 "
-        + ColumnType.FLOAT4.format(Row.of(Map.of("f", ColumnType.FLOAT4.parse("1.5"))).plus("f", 3).get("f")));
+        + ColumnType.FLOAT4.format(
+            Objects.requireNonNull(Row.of(Map.of("f", ColumnType.FLOAT4.parse("1.5"))).plus("f", 3).get("f"))));
     try {
       FEED.decodeInput(Json.parse("{\"orgId\":7}"), JsonLimits.INPUT_DEFAULTS);
     } catch (InputInvalidException e) {
@@ -176,7 +180,7 @@ public final class DslSmoke {
     }
     out.add("describe " + describe(Json.parse("[1,\"x\",null,{}]")));
     StringBuilder floats = new StringBuilder("float8");
-    for (double d : new double[] {0.1, 1e21, 1e-7, 5.7104815701776064e16, Double.MIN_VALUE, 1.0 / 3,
+    for (double d : new double[] {0.1, 1e21, 1e-7, 5.710481570177606E+16, Double.MIN_VALUE, 1.0 / 3,
         123456789012345680.0, 1e15, 1e14 + 0.5, -0.0, Double.MAX_VALUE, 2.5e-7, -1e300, 100}) {
       floats.append(' ').append(ColumnType.FLOAT8.format(d));
     }

@@ -7,7 +7,6 @@ import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +17,7 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pending writes, in the order they were made, and the overlay they leave over truth.
@@ -143,7 +143,7 @@ final class Overlay {
             Change prev = last.get(e.getKey());
             Row base = tx.before(e.getKey());
             if (prev != null && prev.row() != null && base != null && e.getValue().row() != null) {
-              tx.changes.put(e.getKey(), new Change(prev.type(), prev.key(), m.function().merge(base, prev.row())));
+              e.setValue(new Change(prev.type(), prev.key(), m.function().merge(base, prev.row())));
             }
           }
         }

@@ -1,8 +1,8 @@
 package io.runnel.client.store;
 
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A structurally bad record ({@code X_RECORD_REJECTED}): an unknown type, a row that does not fit its entity, or a

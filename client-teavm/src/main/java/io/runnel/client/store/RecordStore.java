@@ -7,7 +7,6 @@ import io.runnel.dsl.MutatorRef;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page's records: one per {@code type:key}, shared by every live list.
@@ -305,7 +305,7 @@ public final class RecordStore implements OptimisticWrites {
   public void sending(String writeId) {
     Overlay.Pending<?> p = overlay.find(writeId);
     Map<String, Overlay.Change> last = p == null ? null : p.last;
-    if (last != null && p.held == null) {
+    if (p != null && last != null && p.held == null) {
       Map<String, @Nullable Row> held = new HashMap<>();
       for (String id : last.keySet()) {
         Synced s = truth.get(id);
@@ -444,7 +444,8 @@ public final class RecordStore implements OptimisticWrites {
           // Truth's row shows only once it is newer than when the write settled, or reached the write's own LSN.
           boolean echoed = now != null && (!now.lsn().equals(since.get(e.getKey())) || now.lsn().reached(at));
           if (!view.containsKey(e.getKey())) {
-            view.put(e.getKey(), c.row() == null || !echoed ? c : new Overlay.Change(c.type(), c.key(), now.row()));
+            view.put(e.getKey(), c.row() == null || !echoed || now == null ? c
+                : new Overlay.Change(c.type(), c.key(), now.row()));
           }
         }
       }

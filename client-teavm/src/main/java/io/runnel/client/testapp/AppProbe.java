@@ -2,8 +2,8 @@ package io.runnel.client.testapp;
 
 import io.runnel.client.browser.JsNumberText;
 import io.runnel.client.bundle.HostPorts;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.Numbers;
+import org.jspecify.annotations.Nullable;
 import org.teavm.jso.JSExport;
 
 /**

@@ -19,7 +19,6 @@ import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.ObjectReader;
 import io.runnel.wire.RunnelException;
 import java.util.ArrayList;
@@ -28,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The test app's probe API, exported by {@code app-probe.js} ({@link AppProbe}) and called on the JVM alike, as JSON

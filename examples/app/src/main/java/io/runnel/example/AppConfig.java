@@ -6,7 +6,6 @@ import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.http.Origins;
 import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,14 +15,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The process's configuration, read from environment variables and validated at boot; a bad value or combination
  * stops the process with {@code X_CONFIG_INVALID} naming the variable and the fix. Each role reads only the
  * variables it uses ({@code docs/deploy.md} lists them per role; the Helm chart sets exactly those).
  *
- * @param role what this process runs ({@code RUNNEL_ROLE}: {@code all}, the default, {@code replicator} or
- *     {@code sync})
+ * @param role what this process runs ({@code RUNNEL_ROLE}: all, the default, replicator or sync)
  * @param dev development mode ({@code RUNNEL_DEV=true}; {@code ./runnel run} sets it): the development sign-in
  *     {@code POST /v1/dev/sign-in} answers only then; always false for the replicator
  * @param port the HTTP port ({@code PORT}, default 8080; 0 picks a free one): the page and the sync node, or the
@@ -36,7 +35,7 @@ import java.util.Objects;
  *     {@code all} only)
  * @param jwtSecret the HS256 secret tokens are signed and checked with ({@code RUNNEL_JWT_SECRET}, at least 32
  *     bytes), or null for a random one per process (role {@code all} in development only; required by
- *     {@code sync}, unread by {@code replicator})
+ *     {@code sync}, unread by the replicator role)
  * @param ticketSecret the key tickets are signed with ({@code RUNNEL_TICKET_SECRET}, at least 32 bytes), or null to
  *     derive it from {@code jwtSecret}; sync nodes that honour each other's tickets share it
  * @param bus the bus ({@code NATS_URL}: NATS there when set, else the in-process bus, which only role {@code all}

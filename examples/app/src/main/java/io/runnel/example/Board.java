@@ -85,10 +85,13 @@ public final class Board {
    * @param id the post's uuid, made by the caller ({@code crypto.randomUUID()}), canonical
    * @param title 1 to {@link #MAX_TITLE} characters, not all blank
    * @param body 0 to {@link #MAX_BODY} characters
-   * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the field at fault
    */
   public record CreatePost(String id, String title, String body) {
-    /** Validates the fields. */
+    /**
+     * Validates the fields.
+     *
+     * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the field at fault
+     */
     public CreatePost {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(title, "title");

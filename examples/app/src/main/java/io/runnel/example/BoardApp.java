@@ -11,11 +11,11 @@ import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.socket.Drained;
-import io.runnel.wire.Nullable;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The team board running whole in one process ({@code RUNNEL_ROLE=all}): PostgreSQL (embedded, or
@@ -76,10 +76,15 @@ public final class BoardApp implements AutoCloseable {
   }
 
   private static BoardApp start(AppConfig config, Transport bus) throws InterruptedException {
-    EmbeddedDatabase embedded = config.databaseUrl() == null
-        ? EmbeddedDatabase.start(config.dataDirectory(), config.databasePort()) : null;
-    DatabaseUrl database = embedded != null ? DatabaseUrl.parse("the embedded PostgreSQL", embedded.jdbcUrl())
-        : config.databaseUrl();
+    DatabaseUrl external = config.databaseUrl();
+    EmbeddedDatabase embedded = null;
+    DatabaseUrl database;
+    if (external == null) {
+      embedded = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort());
+      database = DatabaseUrl.parse("the embedded PostgreSQL", embedded.jdbcUrl());
+    } else {
+      database = external;
+    }
     HikariDataSource pool = pool(database, 8, "runnel-board");
     BoardServer.migrate(pool);
     // One registry for the replicator and the node: one /metrics shows both.

@@ -11,7 +11,6 @@ import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.sync.socket.Drained;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
@@ -23,6 +22,7 @@ import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The board's sync node, as roles {@code all} and {@code sync} run it: the board's declarations, JWT sign-in with

@@ -20,6 +20,8 @@ public final class BoardPage {
   private static final String ROOT = "io/runnel/example/web/";
 
   /** A served file: its media type and bytes. */
+  // Read once at start and served as they are; never compared or hashed.
+  @SuppressWarnings("ArrayRecordComponent")
   private record File(String type, byte[] bytes) {}
 
   private final Map<String, File> files;

@@ -16,7 +16,6 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,6 +26,7 @@ import java.time.Duration;
 import java.util.Date;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The development sign-in, {@code POST /v1/dev/sign-in} with {@code {"user": "ada"}}: answers
@@ -111,6 +111,8 @@ public final class DevSignIn {
   }
 
   /** The signed token of {@code user} in {@code org}. */
+  // nimbus-jose-jwt's claims take times as java.util.Date.
+  @SuppressWarnings("JavaUtilDate")
   String token(String user, String org) {
     long now = clock.millis();
     JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(user).claim("org_id", org).issueTime(new Date(now))

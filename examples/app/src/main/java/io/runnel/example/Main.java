@@ -1,11 +1,13 @@
 package io.runnel.example;
 
+import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.sync.socket.Drained;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -114,8 +116,10 @@ public final class Main {
   static void printBanner(PrintStream out, ReplicatorRole role, AppConfig config) {
     out.println("Runnel: the replicator is up (" + role.stats().state().name().toLowerCase(Locale.ROOT)
         + "; one replicator per slot streams, the others stand by).");
-    out.println("  database:  " + config.databaseUrl().jdbcUrl() + ", slot " + config.replication().slot()
-        + ", publication " + config.replication().publication());
+    // The configuration requires both for this role.
+    ReplicatorConfig replication = Objects.requireNonNull(config.replication(), "replication");
+    out.println("  database:  " + Objects.requireNonNull(config.databaseUrl(), "databaseUrl").jdbcUrl() + ", slot "
+        + replication.slot() + ", publication " + replication.publication());
     out.println("  bus:       " + config.bus().describe());
     out.println("  health:    http://localhost:" + role.port() + "/readyz and /metrics");
     out.flush();
@@ -124,7 +128,7 @@ public final class Main {
   static void printBanner(PrintStream out, SyncRole role, AppConfig config) {
     out.println("Runnel: a sync node of the team board is up.");
     out.println("  open:      " + role.url());
-    out.println("  database:  " + config.databaseUrl().jdbcUrl());
+    out.println("  database:  " + Objects.requireNonNull(config.databaseUrl(), "databaseUrl").jdbcUrl()); // required
     out.println("  bus:       " + config.bus().describe());
     printSignIn(out, role.url(), config);
     out.flush();

@@ -8,13 +8,13 @@ import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.socket.Drained;
 import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sync node of the team board alone ({@code RUNNEL_ROLE=sync}): one of several behind a load balancer, on the

@@ -5,7 +5,6 @@ import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -19,6 +18,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** A client of a running {@link BoardApp} over real HTTP, as a script or the page would call it. */
 final class BoardHttp {

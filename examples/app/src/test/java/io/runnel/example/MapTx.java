@@ -4,10 +4,10 @@ import io.runnel.dsl.Actor;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.LocalTx;
 import io.runnel.dsl.Row;
-import io.runnel.wire.Nullable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /** Records by type and key, as a twin sees them through {@link LocalTx}: the JVM stand-in for the page's overlay. */
 final class MapTx implements LocalTx {

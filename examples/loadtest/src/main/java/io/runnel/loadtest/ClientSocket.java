@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One benchmark client socket (a JDK {@link WebSocket} listener): it completes {@link #first} with the first whole
@@ -24,14 +25,14 @@ final class ClientSocket implements WebSocket.Listener {
   final CompletableFuture<String> first = new CompletableFuture<>();
   private final String field;
   private final boolean tracking;
-  private String cursor;
+  private @Nullable String cursor;
   private final Set<String> keys = new LinkedHashSet<>();
   private long unnumbered;
-  private StringBuilder partial;
+  private @Nullable StringBuilder partial;
   private long[] pairs = new long[64];
   private int size;
   private long chars;
-  volatile String ended;
+  volatile @Nullable String ended;
 
   ClientSocket(int tenant, String field) {
     this(tenant, field, false);
@@ -57,7 +58,7 @@ final class ClientSocket implements WebSocket.Listener {
    * The {@code sub} frame's {@code cursor} member to resume with: the last cursor plus {@code ids}, the keys held
    * ({@code docs/protocol.md}); null before any cursor came.
    */
-  synchronized String resumeCursor() {
+  synchronized @Nullable String resumeCursor() {
     if (cursor == null) {
       return null;
     }
@@ -71,7 +72,7 @@ final class ClientSocket implements WebSocket.Listener {
   }
 
   @Override
-  public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+  public @Nullable CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
     long now = System.nanoTime();
     CharSequence whole = data;
     if (!last || partial != null) {
@@ -186,7 +187,7 @@ final class ClientSocket implements WebSocket.Listener {
   }
 
   @Override
-  public CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
+  public @Nullable CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
     ended = "closed " + status + " " + reason;
     first.completeExceptionally(new IllegalStateException(ended));
     return null;

@@ -3,6 +3,7 @@ package io.runnel.loadtest;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What one decoder measured over the same WAL: how many changes it counted, over what time, with how much CPU.
@@ -65,9 +66,10 @@ public record DecodeRun(String decoder, long changes, long startNanos, long stea
       }
     }
     try {
-      return new DecodeRun(f.get("decoder"), Long.parseLong(f.get("changes")), Long.parseLong(f.get("startNanos")),
-          Long.parseLong(f.get("steadyNanos")), Long.parseLong(f.get("clientCpuTicks")),
-          Long.parseLong(f.get("serverCpuTicks")), Long.parseLong(f.get("payloadBytes")));
+      return new DecodeRun(Objects.requireNonNull(f.get("decoder")), Long.parseLong(f.get("changes")),
+          Long.parseLong(f.get("startNanos")), Long.parseLong(f.get("steadyNanos")),
+          Long.parseLong(f.get("clientCpuTicks")), Long.parseLong(f.get("serverCpuTicks")),
+          Long.parseLong(f.get("payloadBytes")));
     } catch (NumberFormatException | NullPointerException e) {
       throw new IllegalArgumentException("incomplete decode result: " + line, e);
     }

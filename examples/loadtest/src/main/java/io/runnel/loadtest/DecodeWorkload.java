@@ -29,7 +29,12 @@ public final class DecodeWorkload {
 
   private static final String[] STATUSES = {"open", "pending", "shipped", "closed", "refunded"};
 
-  /** One row change. @param kind what it does @param id the row's key */
+  /**
+   * One row change.
+   *
+   * @param kind what it does
+   * @param id the row's key
+   */
   public record Change(Kind kind, long id) {}
 
   /** What a change does. */

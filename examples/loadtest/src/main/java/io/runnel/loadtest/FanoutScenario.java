@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scenario 3, fan-out latency: N sockets over T tenants, each subscribed to the live query {@code feed} on a Runnel
@@ -24,9 +25,9 @@ import java.util.Set;
 public final class FanoutScenario implements Scenario {
 
   /** The last measurement in this JVM, for {@link CeilingScenario}'s frame size and ratio; null before one. */
-  static volatile FanoutResult last;
+  static volatile @Nullable FanoutResult last;
   /** The last flood measured in this JVM, for {@link CeilingScenario}'s ratio; null before one. */
-  static volatile FanoutResult lastFlood;
+  static volatile @Nullable FanoutResult lastFlood;
 
   @Override
   public String name() {

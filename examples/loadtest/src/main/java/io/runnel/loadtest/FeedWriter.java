@@ -112,6 +112,8 @@ final class FeedWriter {
    * What was written: changes {@code 0 .. changes-1} with their send and commit times (nanos), the frames the
    * clients should receive, and the writing period.
    */
+  // The run's timestamps, handed to the report once; never compared or hashed.
+  @SuppressWarnings("ArrayRecordComponent")
   record Written(long base, int changes, long[] sent, long[] committed, long expected, long t0, long nanos) {
 
     /** The latency of a frame for change {@code seq} received at {@code receipt} from its commit, or from its send. */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +49,8 @@ public final class IdleScenario implements Scenario {
     List<List<String>> rows = new ArrayList<>();
     steps.forEach((kind, list) -> list.forEach(s -> rows.add(s.row(kind))));
     List<String> notes = new ArrayList<>();
-    List<Step> runnel = steps.get("runnel");
-    List<Step> bare = steps.get("bare");
+    List<Step> runnel = Objects.requireNonNull(steps.get("runnel"));
+    List<Step> bare = Objects.requireNonNull(steps.get("bare"));
     for (int i = 0; i < counts.size(); i++) {
       Step r = runnel.get(i);
       Step b = bare.get(i);

@@ -21,7 +21,13 @@ public final class JfrTop {
 
   private JfrTop() {}
 
-  /** One method and its share. @param method {@code class.method} @param samples its count @param share of all */
+  /**
+   * One method and its share.
+   *
+   * @param method {@code class.method}
+   * @param samples its count
+   * @param share its share of all samples, 0 to 1
+   */
   public record Frame(String method, long samples, double share) {}
 
   /**

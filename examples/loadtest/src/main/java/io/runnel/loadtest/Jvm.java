@@ -1,6 +1,5 @@
 package io.runnel.loadtest;
 
-import io.runnel.wire.Nullable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A worker JVM of the socket scenarios, driven by one-line commands on its standard input and answering with lines
@@ -115,7 +115,7 @@ final class Jvm implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     while (true) {
       String line = lines.poll(200, TimeUnit.MILLISECONDS);
-      if (line != null && line.startsWith(prefix + " ") || prefix.equals(line)) {
+      if ((line != null && line.startsWith(prefix + " ")) || prefix.equals(line)) {
         return line;
       }
       if (line != null && line.startsWith("error ")) {

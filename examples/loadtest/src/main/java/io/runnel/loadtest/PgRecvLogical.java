@@ -28,7 +28,7 @@ final class PgRecvLogical {
     }
     try (Stream<Path> majors = Files.list(root)) {
       return majors.map(m -> m.resolve("bin/pg_recvlogical")).filter(Files::isExecutable)
-          .max(Comparator.comparing(p -> p.getParent().getParent().getFileName().toString(),
+          .max(Comparator.comparing(p -> p.getName(p.getNameCount() - 3).toString(), // <root>/<major>/bin/…
               Comparator.comparingInt(PgRecvLogical::major)));
     } catch (IOException e) {
       return Optional.empty();

@@ -68,6 +68,9 @@ public final class PolicyScenario implements Scenario {
         clients.forEach(Jvm::close);
       }
     }
+    if (r == null) {
+      throw new IllegalStateException("the measured phase ran without a result");
+    }
     List<String> notes = new ArrayList<>();
     if (opened != null && opened.note("sockets") != null) {
       notes.add(opened.note("sockets"));

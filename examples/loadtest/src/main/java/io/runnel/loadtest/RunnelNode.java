@@ -21,6 +21,7 @@ import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.socket.SocketLimits;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The Runnel side of the socket scenarios: a {@link SyncNode} on the embedded PostgreSQL with the in-process bus
@@ -83,7 +84,8 @@ final class RunnelNode implements SocketNode.Server {
     Declarations declarations = Declarations.builder()
         .query(Query.of(QUERY).on(FEED_ENTITY).policy(Policy.authenticated()))
         .query(Query.of(NOTES_QUERY).on(NOTES_ENTITY).policy(Policy.authenticated()
-            .visible((actor, row) -> "all".equals(row.get("audience")) || actor.id().equals(row.get("owner")))))
+            .visible((actor, row) -> "all".equals(row.get("audience"))
+                || (actor.id() != null && Objects.equals(actor.id(), row.get("owner"))))))
         .build();
     SocketLimits d = SocketLimits.DEFAULTS;
     SyncNode node = SyncNode.builder().declarations(declarations).transport(bus).dataSource(pool)

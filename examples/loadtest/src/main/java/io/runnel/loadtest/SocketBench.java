@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the socket scenarios share: the embedded PostgreSQL with the table {@code feed} seeded with a few rows per
@@ -112,7 +113,7 @@ final class SocketBench {
      * The note that marks a scenario's figures when some sockets never subscribed, or null when all did: how many,
      * the first failure, and that the figures are over the others.
      */
-    String note(String what) {
+    @Nullable String note(String what) {
       if (failed == 0) {
         return null;
       }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +28,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client JVM of the socket scenarios: it holds thousands of sockets on one JDK {@link HttpClient} and answers
@@ -157,7 +159,7 @@ public final class SocketClients {
       }
     }
     long nanos = System.nanoTime() - t0;
-    String ff = firstFailure.get();
+    String ff = Objects.requireNonNull(firstFailure.get(), "starts as \"-\"");
     return "opened " + n + " " + nanos + " " + failures + " " + ff.substring(0, Math.min(ff.length(), 300)) + " "
         + retried.get();
   }
@@ -168,6 +170,8 @@ public final class SocketClients {
    * backoff for {@code failures + 1}, up to {@link #OPEN_ATTEMPTS} in all. Completes with the subscribed socket, or
    * null when it gave up.
    */
+  // A socket's outcome is the future this returns; the sends and retry timers inside report through it.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private CompletableFuture<ClientSocket> openOne(int index, int tenant, int failures,
       Semaphore slots, AtomicReference<String> firstFailure, AtomicInteger retried) {
     ClientSocket s = new ClientSocket(tenant, runnel ? "seq" : "sent", tracking);
@@ -224,11 +228,13 @@ public final class SocketClients {
   }
 
   /** The {@code sub} frame for this JVM's query, resuming from {@code cursor} (a cursor member) when not null. */
-  private String sub(String cursor) {
+  private String sub(@Nullable String cursor) {
     return "{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + query + "\",\"in\":{}"
         + (cursor == null ? "" : ",\"cursor\":" + cursor) + "}";
   }
 
+  // nimbus-jose-jwt's claims take times as java.util.Date.
+  @SuppressWarnings("JavaUtilDate")
   private String token(String user, String org) throws JOSEException {
     SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
         .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 24 * 3_600_000L)).build());
@@ -315,6 +321,8 @@ public final class SocketClients {
     }
 
     /** Schedules socket {@code i}'s next attempt after the client's backoff for {@code failures} failures so far. */
+    // Each attempt reports through the storm's counters, not through the timer's future.
+    @SuppressWarnings("FutureReturnValueIgnored")
     void reconnect(int i, int failures) {
       long delay = backoffMillis(failures);
       try {
@@ -324,6 +332,8 @@ public final class SocketClients {
       }
     }
 
+    // Each attempt reports through the storm's counters, not through the socket's futures.
+    @SuppressWarnings("FutureReturnValueIgnored")
     private void attempt(int i, int failures) {
       attempts.incrementAndGet();
       // A listener of its own for each attempt (one whose handshake failed is never used again).

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scenario 7, a peer side by side: Runnel and Rocicorp Zero 1.9.0 ({@link ZeroInstall}) on the same table and the
@@ -98,14 +99,15 @@ public final class ZeroScenario implements Scenario {
         zeroHundred = peer;
       }
     }
-    if (runnelOne != null) {
+    if (runnelOne != null && zeroOne != null) { // set together
       notes.add("target at 1 client, never worse than Zero: p50 " + notWorse(runnelOne.result().p50(),
           zeroOne.result().p50()) + ", p99 " + notWorse(runnelOne.result().p99(), zeroOne.result().p99()));
     }
     int most = counts.getLast();
-    if (runnelHundred != null && (runnelHundred.result().p99() < 0 || zeroHundred.result().p99() < 0)) {
+    if (runnelHundred != null && zeroHundred != null // set together
+        && (runnelHundred.result().p99() < 0 || zeroHundred.result().p99() < 0)) {
       notes.add("target at 100 clients, p99 ≤ 0.25 × Zero's: not measured (a side saw no row)");
-    } else if (runnelHundred != null) {
+    } else if (runnelHundred != null && zeroHundred != null) {
       double r99 = (double) runnelHundred.result().p99() / Math.max(1, zeroHundred.result().p99());
       notes.add(String.format(Locale.ROOT, "target at 100 clients, p99 ≤ 0.25 × Zero's: %s (%.3f)",
           r99 <= 0.25 ? "met" : "not met", r99));
@@ -291,7 +293,7 @@ public final class ZeroScenario implements Scenario {
 
   /** One system at one client count: what its clients saw and the CPU each side used, ticks. */
   record Side(String system, FanoutResult result, long systemCpu, long clientsCpu, long serverCpu,
-      @io.runnel.wire.Nullable String mark) {
+      @Nullable String mark) {
 
     List<String> row(int clients) {
       List<String> row = new ArrayList<>(List.of(Integer.toString(clients), system,

@@ -3,13 +3,13 @@ package io.runnel.dsl.server;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.DeclarationException;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server-only half of a channel: its {@link ChannelRef}, the entities whose changes it carries (each with the

@@ -4,8 +4,8 @@ import io.runnel.dsl.DeclarationException;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Names;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server-only half of an entity: its {@link EntityRef}, the schema-qualified table, and an optional tenant
@@ -105,7 +105,7 @@ public final class Entity {
    * record type.
    */
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     return o instanceof Entity e && ref == e.ref && schema.equals(e.schema) && table.equals(e.table)
         && Objects.equals(tenantColumn, e.tenantColumn);
   }

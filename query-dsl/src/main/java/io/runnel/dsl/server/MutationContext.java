@@ -3,6 +3,7 @@ package io.runnel.dsl.server;
 import io.runnel.dsl.Actor;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a mutator's server function gets: the actor and a JDBC connection inside the call's one transaction (the
@@ -17,10 +18,11 @@ public interface MutationContext {
   Connection connection();
 
   /**
-   * Runs one parameterized statement ({@code ?} placeholders, values bound with {@code setObject}).
+   * Runs one parameterized statement ({@code ?} placeholders, values bound with {@code setObject}; a null value is
+   * SQL NULL).
    *
    * @return the update count
    * @throws SQLException as the database refuses it
    */
-  int update(String sql, Object... parameters) throws SQLException;
+  int update(String sql, @Nullable Object... parameters) throws SQLException;
 }

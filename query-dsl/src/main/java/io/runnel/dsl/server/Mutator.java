@@ -3,9 +3,9 @@ package io.runnel.dsl.server;
 import io.runnel.dsl.DeclarationException;
 import io.runnel.dsl.MutatorRef;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server-only half of a mutator: its {@link MutatorRef}, its {@link Policy}, its server function, and the

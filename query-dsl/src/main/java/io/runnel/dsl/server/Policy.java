@@ -2,9 +2,9 @@ package io.runnel.dsl.server;
 
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Row;
-import io.runnel.wire.Nullable;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who may use a query, mutator or channel, and (for queries) which rows each actor may see. Required on every

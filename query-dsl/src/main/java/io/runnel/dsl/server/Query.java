@@ -5,8 +5,8 @@ import io.runnel.dsl.DeclarationException;
 import io.runnel.dsl.QueryRef;
 import io.runnel.dsl.Select;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server-only half of a query: its {@link QueryRef}, the {@link Entity} it reads (table and tenancy) and its

@@ -9,10 +9,10 @@ import io.runnel.dsl.Order;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.ValueInvalidException;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renders a {@link Select} over an {@link Entity} as parameterized SQL: identifiers quoted, every value a

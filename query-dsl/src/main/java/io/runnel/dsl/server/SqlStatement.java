@@ -1,8 +1,8 @@
 package io.runnel.dsl.server;
 
-import io.runnel.wire.Nullable;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parameterized SQL statement: JDBC {@code ?} placeholders, each with its cast written in the SQL

@@ -1,6 +1,6 @@
 package io.runnel.sync.auth;
 
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides who a request is, before a socket exists, and again while it lives. {@link #authenticate} answers a

@@ -2,8 +2,8 @@ package io.runnel.sync.auth;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
-import io.runnel.wire.Nullable;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a request presented: a bearer token ({@code Authorization: Bearer}), the session cookie

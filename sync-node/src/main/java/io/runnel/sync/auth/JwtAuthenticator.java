@@ -13,7 +13,6 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.runnel.dsl.Actor;
-import io.runnel.wire.Nullable;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
@@ -24,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link Authenticator} for JSON Web Tokens (RFC 7519) with nimbus-jose-jwt: RS256 and ES256 keys from a JWKS URL
@@ -106,6 +106,8 @@ public final class JwtAuthenticator implements Authenticator {
     return null;
   }
 
+  // nimbus-jose-jwt's claims give times as java.util.Date; each is turned into an Instant at once.
+  @SuppressWarnings("JavaUtilDate")
   private @Nullable Grant grant(JWTClaimsSet claims) {
     Date exp = claims.getExpirationTime();
     long now = clock.millis();

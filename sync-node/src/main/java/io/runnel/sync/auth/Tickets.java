@@ -7,7 +7,6 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -20,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Single-use tickets for {@code /v1/sync?ticket=} ({@code docs/protocol.md}: browsers cannot set headers on a
@@ -107,8 +107,13 @@ public final class Tickets {
     } catch (RuntimeException e) {
       return null;
     }
-    long exp = Long.parseLong(body.get("exp").toString());
-    if (exp <= clock.millis() || !store.claim(text(body.get("id")), exp)) {
+    JsonValue expires = body.get("exp");
+    String id = text(body.get("id"));
+    if (expires == null || id == null) {
+      return null;
+    }
+    long exp = Long.parseLong(expires.toString());
+    if (exp <= clock.millis() || !store.claim(id, exp)) {
       return null;
     }
     Actor actor = new Actor(text(body.get("sub")), text(body.get("org")), strings(body.get("roles")),

@@ -10,7 +10,6 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node's channels: sockets join and leave topics, events are broadcast to a topic's members at most once, and
@@ -207,7 +207,7 @@ public final class ChannelHub implements AutoCloseable {
         }
       }
     }
-    if (seatedAs > 0) {
+    if (seatedAs > 0 && presence != null) { // a topic seats a member only with a meta
       peers.seated(topic, seat(member), key(member), presence, now, seatedAs);
     }
   }
@@ -233,7 +233,7 @@ public final class ChannelHub implements AutoCloseable {
       throw noPresence(topic.resolved);
     }
     long stamp = topic.refresh(seat(held.member), key(held.member), presence, now);
-    if (stamp > 0) {
+    if (stamp > 0 && presence != null) { // as in join
       peers.seated(name, seat(held.member), key(held.member), presence, now, stamp);
     }
   }

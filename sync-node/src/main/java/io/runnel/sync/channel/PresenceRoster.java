@@ -2,14 +2,15 @@ package io.runnel.sync.channel;
 
 import io.runnel.protocol.PresenceMember;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One topic's presence: seats (one per socket that joined with a meta, on this node or, through the bus, another)
@@ -53,7 +54,7 @@ final class PresenceRoster {
       }
       since = Math.min(since, s.since());
     }
-    return new PresenceMember(key, latest.meta(), since);
+    return latest == null ? null : new PresenceMember(key, latest.meta(), since);
   }
 
   /**
@@ -131,7 +132,7 @@ final class PresenceRoster {
     }
     Seat next = new Seat(s.key(), s.meta(), s.since(), s.order(), now, s.local(), s.stamp());
     seats.put(seat, next);
-    keys.get(s.key()).put(seat, next);
+    Objects.requireNonNull(keys.get(s.key()), "a seat's key").put(seat, next);
     return true;
   }
 
@@ -141,7 +142,7 @@ final class PresenceRoster {
     if (s == null) {
       return null;
     }
-    Map<String, Seat> of = keys.get(s.key());
+    Map<String, Seat> of = Objects.requireNonNull(keys.get(s.key()), "a seat's key");
     of.remove(seat);
     if (of.isEmpty()) {
       keys.remove(s.key());

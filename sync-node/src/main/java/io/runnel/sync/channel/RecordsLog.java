@@ -5,13 +5,13 @@ import io.runnel.protocol.Position;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
-import io.runnel.wire.Nullable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One records topic's numbering on this node: its epoch (16 random hex, new when the topic is created and at every

@@ -10,7 +10,6 @@ import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.sync.live.ChangeListener;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the change stream into {@code records} frames: each change of a records channel's entity goes to the topic

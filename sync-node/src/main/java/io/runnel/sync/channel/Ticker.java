@@ -21,6 +21,8 @@ public interface Ticker {
   Runnable every(Duration period, Runnable task);
 
   /** A ticker on a daemon thread of its own named {@code name}; a run that throws is logged and the next one runs. */
+  // The task runs until the ticker is closed, which shuts its scheduler down; Threads.scheduler logs a run that fails.
+  @SuppressWarnings("FutureReturnValueIgnored")
   static Ticker daemon(String name) {
     Objects.requireNonNull(name, "name");
     return (period, task) -> {

@@ -7,7 +7,6 @@ import io.runnel.protocol.ServerFrame;
 import io.runnel.protocol.TopicCursor;
 import io.runnel.sync.socket.FrameCodec;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One topic the node holds: its member sockets, its presence roster, and the roster changes not yet sent. Every
@@ -236,7 +236,7 @@ final class Topic {
   }
 
   private void sendGap(Membership m) {
-    if (m.member.send(log.gap())) {
+    if (m.member.send(Objects.requireNonNull(log, "a records channel's log").gap())) {
       counts.gaps().increment();
       m.recordsLost = false;
     } else {

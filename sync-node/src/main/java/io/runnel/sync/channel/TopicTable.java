@@ -1,11 +1,11 @@
 package io.runnel.sync.channel;
 
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The topics a node holds, each with its claims (members plus joins in flight), under the node's cap on distinct

@@ -9,7 +9,6 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ChannelBus} over a {@link Transport}: an {@link io.runnel.bus.InProcessTransport} for nodes in one JVM, a
@@ -113,6 +113,8 @@ public final class TransportChannelBus implements ChannelBus {
   }
 
   @Override
+  // subscriptions is a concurrent set, whose iterators allow removal; remove() tells which closer owns each.
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   public void close() {
     closed = true;
     for (Subscription s : subscriptions) {
@@ -144,8 +146,8 @@ public final class TransportChannelBus implements ChannelBus {
       return switch (text(o, "k")) {
         case "event" -> new ChannelMessage.Event(origin, topic, text(o, "e"), Objects.requireNonNull(o.get("p")));
         case "seated" -> new ChannelMessage.Seated(origin, topic, text(o, "s"), text(o, "y"),
-            (JsonObject) Objects.requireNonNull(o.get("m")), ((JsonNumber) o.get("since")).longValueExact(),
-            stamp(o));
+            (JsonObject) Objects.requireNonNull(o.get("m")),
+            ((JsonNumber) Objects.requireNonNull(o.get("since"))).longValueExact(), stamp(o));
         case "unseated" -> new ChannelMessage.Unseated(origin, topic, text(o, "s"), stamp(o));
         case "roster?" -> new ChannelMessage.RosterRequest(origin, topic);
         default -> throw new IllegalArgumentException("an unknown kind");

@@ -7,7 +7,6 @@ import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /** Reads what a request carries: the body (bounded, UTF-8, JSON), the {@code input} member, the idempotency key. */
 final class Bodies {

@@ -5,7 +5,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * CORS (the Fetch standard's CORS protocol) for the origins the node is configured with, and nobody else: their

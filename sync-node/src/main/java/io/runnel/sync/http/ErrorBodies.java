@@ -12,10 +12,10 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.runnel.sync.log.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Error bodies ({@code { "code", "cause", "fix" }}) for refusals the HTTP stack answers before Runnel's routes run:

@@ -27,7 +27,6 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -37,6 +36,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node's HTTP routes besides the socket ({@code docs/protocol.md}, "HTTP surface"):
@@ -156,7 +156,8 @@ public final class HttpApi {
       Bodies.Event event = Bodies.eventOf(Bodies.read(req));
       int delivered;
       try {
-        delivered = channels.publish(actor, req.remotePeer().host(), topic, event.event(), event.payload());
+        delivered = Objects.requireNonNull(channels, "the route is made only with a hub")
+            .publish(actor, req.remotePeer().host(), topic, event.event(), event.payload());
       } catch (ChannelException e) {
         throw new HttpRefusal(HttpRefusal.statusOf(e.code()), e.retryAfterSeconds(), e.code(), e.cause(), e.fix());
       }
@@ -173,7 +174,7 @@ public final class HttpApi {
     try {
       Actor actor = identity.of(req, true).actor();
       String key = req.headers().first(IDEMPOTENCY_KEY).orElse(null);
-      if (!Bodies.validKey(key)) {
+      if (key == null || !Bodies.validKey(key)) {
         throw new HttpRefusal(400, ErrorCode.X_IDEMPOTENCY_KEY_REQUIRED,
             key == null ? "The call carried no Idempotency-Key header."
                 : "The Idempotency-Key is not 1 to 128 visible ASCII characters.",

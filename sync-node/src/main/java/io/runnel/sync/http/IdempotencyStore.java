@@ -1,6 +1,5 @@
 package io.runnel.sync.http;
 
-import io.runnel.wire.Nullable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +9,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answers stored under idempotency keys, in {@code runnel.idempotency}: one row per (actor, key) with the hash

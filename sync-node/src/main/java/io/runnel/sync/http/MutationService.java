@@ -11,7 +11,6 @@ import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -29,6 +28,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs mutator calls exactly once per (actor, idempotency key), as {@code docs/protocol.md} ("Idempotency") and
@@ -134,7 +134,7 @@ final class MutationService {
       IdempotencyStore.Stored s = store.find(c, call.actorId(), call.key(), cutoff());
       // A 200 stored without its lsn is not final yet: its runner (or, after a crash, the next runner under the
       // key's lock) completes it, so every replay answers the same bytes.
-      return s == null || provisional(s) ? null : replay(c, s, call.hash());
+      return s == null || provisional(s) ? null : replay(s, call.hash());
     }
   }
 
@@ -156,7 +156,7 @@ final class MutationService {
           s = complete(c, call.actorId(), call.key(), s);
         }
         if (s != null) {
-          return replay(c, s, call.hash());
+          return replay(s, call.hash());
         }
         return run(c, call);
       } finally {
@@ -261,7 +261,7 @@ final class MutationService {
   }
 
   /** The stored answer for a call with {@code hash}: itself, or 422 when the key answered another input. */
-  private Answer replay(Connection c, IdempotencyStore.Stored s, String hash) throws SQLException {
+  private static Answer replay(IdempotencyStore.Stored s, String hash) {
     if (!s.inputHash().equals(hash)) {
       HttpRefusal r = new HttpRefusal(422, ErrorCode.X_IDEMPOTENCY_KEY_REUSED,
           "This idempotency key already answered a call with another mutator or input.",
@@ -350,7 +350,7 @@ final class MutationService {
   /** The server function's view of its call. */
   private record Context(Actor actor, Connection connection) implements MutationContext {
     @Override
-    public int update(String sql, Object... parameters) throws SQLException {
+    public int update(String sql, @Nullable Object... parameters) throws SQLException {
       try (PreparedStatement s = connection.prepareStatement(sql)) {
         for (int i = 0; i < parameters.length; i++) {
           s.setObject(i + 1, parameters[i]);

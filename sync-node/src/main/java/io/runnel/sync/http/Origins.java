@@ -1,6 +1,5 @@
 package io.runnel.sync.http;
 
-import io.runnel.wire.Nullable;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collection;
@@ -8,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which browser origins may talk to the node: with none configured, its own (the origin whose host and port are the
@@ -109,12 +109,12 @@ public final class Origins {
     try {
       URI u = new URI(origin.trim());
       String scheme = u.getScheme() == null ? null : u.getScheme().toLowerCase(Locale.ROOT);
-      if (!"http".equals(scheme) && !"https".equals(scheme) || u.getHost() == null
+      if ((!"http".equals(scheme) && !"https".equals(scheme)) || u.getHost() == null
           || u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null
-          || u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/")) {
+          || (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/"))) {
         return null;
       }
-      int port = u.getPort() >= 0 ? u.getPort() : scheme.equals("https") ? 443 : 80;
+      int port = u.getPort() >= 0 ? u.getPort() : "https".equals(scheme) ? 443 : 80;
       return scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + ":" + port;
     } catch (URISyntaxException e) {
       return null;

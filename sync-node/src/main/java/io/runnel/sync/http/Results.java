@@ -7,7 +7,6 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -16,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server function's return value as the answer's {@code result}: null, a {@link JsonValue}, a String, a Boolean,

@@ -8,7 +8,6 @@ import io.runnel.replicator.BusEnvelope;
 import io.runnel.replicator.BusMessage;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.PositionEvent;
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the bus in order (one subscription on {@code runnel.changes.>}) and hands each window the changes of one

@@ -20,7 +20,6 @@ import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live query engine of a sync node: one shared window per {@code qid@tenant}, kept up to date from the bus.
@@ -259,6 +259,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
   }
 
   /** Closes one window without subscribers (kept for the grace period), to make room; false when none is idle. */
+  // windows is a ConcurrentHashMap, whose iterators allow removal, and the loop ends at its first removal.
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   private boolean letGoOfAnIdleWindow() {
     for (LiveWindow w : windows.values()) {
       if (w.subscriberCount().get() == 0 && windows.remove(w.id(), w)) {
@@ -283,6 +285,9 @@ public final class LiveQueryRegistry implements AutoCloseable {
     }
   }
 
+  // The grace timer needs no handle: it checks when it fires whether the window is still idle; Threads.scheduler logs
+  // one that fails.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private void leave(LiveWindow window, LiveSubscriber subscriber, String sid) {
     window.unsubscribe(subscriber, sid);
     if (window.subscriberCount().decrementAndGet() == 0) {

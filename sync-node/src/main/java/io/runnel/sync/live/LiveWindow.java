@@ -12,7 +12,6 @@ import io.runnel.replicator.ChangeEvent;
 import io.runnel.time.Sleeper;
 import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.sql.SQLException;
@@ -23,11 +22,13 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One live window: a query's select for one tenant, its rows, its patch ring and its subscribers. Everything it
@@ -294,7 +295,7 @@ final class LiveWindow {
         processed = c.lsn();
         advance(c.lsn());
         if (snapshot != null) {
-          if (c.lsn().lsn().compareTo(readPosition) >= 0) {
+          if (c.lsn().lsn().compareTo(Objects.requireNonNull(readPosition, "set with the snapshot")) >= 0) {
             snapshot = null;
           } else if (snapshot.isVisible(c.xid())) {
             continue;

@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A window's recent history, for resume: the window's visible list (before any row rule) after each patch, with
@@ -139,6 +140,8 @@ final class PatchRing {
   }
 
   /** Drops {@code e} if it is still this ring's oldest entry, raising the floor to it; whether it did. */
+  // Identity on purpose: the entry handed out earlier, not an equal one.
+  @SuppressWarnings("ReferenceEquality")
   synchronized boolean evict(Entry e) {
     if (entries.peekFirst() != e) {
       return false;
@@ -161,7 +164,7 @@ final class PatchRing {
   }
 
   /** What a resume from {@code lsn} replays: the list at {@code lsn}, then every later entry; null if unknown. */
-  synchronized Replay since(Position lsn) {
+  synchronized @Nullable Replay since(Position lsn) {
     if (lsn.equals(floor)) {
       return new Replay(base, List.copyOf(entries));
     }

@@ -11,8 +11,8 @@ import io.runnel.dsl.server.QueryHash;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonLimits;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A query as one actor asks it: the input decoded and checked, the policy's gate passed, a tenant-scoped entity

@@ -5,7 +5,6 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ChangeEvent;
-import io.runnel.wire.Nullable;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which windows a change must reach, found by lookups, never by scanning every window.
@@ -33,10 +33,10 @@ final class RoutingIndex {
 
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
   private final AtomicLong additions = new AtomicLong();
-  private final Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable;
+  private final Function<String, @Nullable EntityRef> entityOfTable;
 
   /** @param entityOfTable the declared entity of a table, to spell old rows' keys */
-  RoutingIndex(Function<String, io.runnel.dsl.@Nullable EntityRef> entityOfTable) {
+  RoutingIndex(Function<String, @Nullable EntityRef> entityOfTable) {
     this.entityOfTable = entityOfTable;
   }
 

@@ -1,13 +1,13 @@
 package io.runnel.sync.live;
 
 import io.runnel.dsl.Actor;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.PercentEncoding;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A window's identity ({@code docs/protocol.md}, "Cursor"): {@code <name>:<16 hex>@<tenant>}, where {@code <tenant>} is

@@ -8,7 +8,6 @@ import io.runnel.dsl.server.SqlRenderer;
 import io.runnel.dsl.server.SqlStatement;
 import io.runnel.protocol.Lsn;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGStatement;
 
 /**

@@ -8,14 +8,15 @@ import io.runnel.protocol.Op;
 import io.runnel.protocol.WireRecord;
 import io.runnel.replicator.ChangeEvent;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rows a window holds, in query order, and how one change moves them.
@@ -282,7 +283,7 @@ final class WindowRows {
     }
     for (int i = 0; i < target.size(); i++) {
       String k = target.get(i);
-      Row row = next.get(k);
+      Row row = Objects.requireNonNull(next.get(k), "target holds next's keys");
       if (i < cur.size() && cur.get(i).equals(k)) {
         if (!row.equals(old.get(k))) {
           ops.add(new Op.Update(new WireRecord(entity.name(), k, json.computeIfAbsent(row, entity::rowToJson))));

@@ -8,7 +8,6 @@ import io.runnel.protocol.Cursor;
 import io.runnel.protocol.Op;
 import io.runnel.protocol.WireRecord;
 import io.runnel.wire.JsonObject;
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,7 +17,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A window's subscribers and what each may see: each subscriber's list is the window's visible list filtered by
@@ -100,7 +101,7 @@ final class WindowSubscribers {
     try {
       list = filter(s, visible);
     } catch (GateFailure e) {
-      list = failClosed(s, visible);
+      list = failClosed(Objects.requireNonNull(s.rule, "only a rule fails a gate"), s.actor, visible);
     }
     s.list = list;
     s.port.snapshot(s.sid, records(list), cursor);
@@ -116,13 +117,13 @@ final class WindowSubscribers {
     // Shared by every subscriber of this transaction: each row's key and JSON made once, and equal ops (and writes)
     // handed over as one list, so a socket's frame writer can encode a patch once and splice each subscription's sid
     // in.
-    Map<Row, JsonObject> json = new IdentityHashMap<>();
-    Map<Row, String> keys = new IdentityHashMap<>();
+    IdentityHashMap<Row, JsonObject> json = new IdentityHashMap<>();
+    IdentityHashMap<Row, String> keys = new IdentityHashMap<>();
     Map<List<Op>, List<Op>> sameOps = new HashMap<>();
     Map<List<String>, List<String>> sameWrites = new HashMap<>();
     // Subscribers without a row rule see the window's rows themselves: those that held the same list (by identity)
     // get the same diff, made once per transaction instead of once per subscriber.
-    Map<List<Row>, Shared> unruled = new IdentityHashMap<>();
+    IdentityHashMap<List<Row>, Shared> unruled = new IdentityHashMap<>();
     for (Sub s : subs.values()) {
       List<Row> next;
       try {
@@ -234,11 +235,11 @@ final class WindowSubscribers {
   }
 
   /** The rows the rule admits, withholding those it cannot decide (a gate failure never grants). */
-  private static List<Row> failClosed(Sub s, List<Row> visible) {
+  private static List<Row> failClosed(Policy.RowRule rule, Actor actor, List<Row> visible) {
     List<Row> out = new ArrayList<>();
     for (Row r : visible) {
       try {
-        if (s.rule.visible(s.actor, r)) {
+        if (rule.visible(actor, r)) {
           out.add(r);
         }
       } catch (RuntimeException e) {

@@ -4,18 +4,17 @@ import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.sql.SQLException;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Formats each {@code java.util.logging} record as one JSON object on one line:
@@ -93,7 +92,7 @@ public final class JsonLogFormatter extends Formatter {
 
   private static JsonObject thrown(Throwable t) {
     List<JsonValue> stack = new ArrayList<>();
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    IdentityHashMap<Throwable, Boolean> seen = new IdentityHashMap<>();
     Throwable current = t;
     boolean first = true;
     while (current != null && seen.put(current, Boolean.TRUE) == null && stack.size() < 1000) {

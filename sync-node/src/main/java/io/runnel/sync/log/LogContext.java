@@ -1,9 +1,9 @@
 package io.runnel.sync.log;
 
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a log line made on this thread is about: the id of the HTTP request being handled ({@code X-Request-Id}) and,
@@ -33,7 +33,7 @@ public final class LogContext {
    * to 128 visible ASCII characters (0x21–0x7E), else a new random UUID.
    */
   public static String requestIdFor(@Nullable String header) {
-    return validRequestId(header) ? header : UUID.randomUUID().toString();
+    return header != null && validRequestId(header) ? header : UUID.randomUUID().toString();
   }
 
   /** Whether {@code id} is 1 to 128 visible ASCII characters. */

@@ -10,10 +10,10 @@ import io.runnel.bus.BusHealth;
 import io.runnel.sync.auth.GrantKeeper;
 import io.runnel.sync.channel.ChannelHub;
 import io.runnel.sync.live.LiveQueryRegistry;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sync node's Micrometer meters, scraped as Prometheus text at {@code /metrics}: on a registry of its own, or on

@@ -2,7 +2,6 @@ package io.runnel.sync.socket;
 
 import io.runnel.dsl.Actor;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -12,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node's admission counters ({@link AdmissionLimits}): the accept budget, sockets per node and per actor, and

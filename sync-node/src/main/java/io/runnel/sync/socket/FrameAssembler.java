@@ -2,7 +2,7 @@ package io.runnel.sync.socket;
 
 import io.runnel.protocol.FrameException;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Joins the text fragments of one client message into the frame's text, bounded by the inbound frame limit

@@ -18,12 +18,12 @@ import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import io.runnel.wire.Nullable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a frame's text into a {@link JsonObject} with Jackson's streaming parser, refusing what is not one JSON

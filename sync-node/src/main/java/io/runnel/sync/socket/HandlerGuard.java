@@ -1,10 +1,10 @@
 package io.runnel.sync.socket;
 
 import io.micrometer.core.instrument.Counter;
-import io.runnel.wire.Nullable;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The last line around a socket's handlers ({@code onOpen}, {@code onMessage}, {@code onClose}, {@code onError}):

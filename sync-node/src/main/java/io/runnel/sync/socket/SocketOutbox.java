@@ -3,11 +3,11 @@ package io.runnel.sync.socket;
 import io.helidon.websocket.WsSession;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.time.Threads;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outbound side of one {@link SyncSocket}: every frame it sends goes through its own {@link OutboundQueue},
@@ -76,7 +76,7 @@ final class SocketOutbox {
     long bytes = FrameAssembler.utf8Length(text);
     if (answer ? q.offerAnswer(text, bytes) : q.offer(text, bytes)) {
       meters.framesSent.increment();
-      meters.bytesSent.increment(bytes);
+      meters.bytesSent.increment((double) bytes);
       return true;
     }
     lostFrames.set(true);

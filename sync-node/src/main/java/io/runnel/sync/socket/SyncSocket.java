@@ -20,15 +20,16 @@ import io.runnel.sync.channel.ChannelException;
 import io.runnel.sync.channel.ChannelMember;
 import io.runnel.sync.live.LiveSubscriber;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One socket of {@code /v1/sync}: decided before the upgrade (its grant, {@link SocketUpgrade}), then read frame by
@@ -146,7 +147,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
     }
     identity.lock();
     try {
-      handle(frame, grant.actor());
+      handle(frame, decided().actor());
     } finally {
       identity.unlock();
     }
@@ -195,7 +196,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public Actor actor() {
-    return grant.actor();
+    return decided().actor();
   }
 
   /** Queues one frame's text; false when it was dropped over the bound (or the socket is closed). */
@@ -247,7 +248,12 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
 
   @Override
   public Grant grant() {
-    return grant;
+    return decided();
+  }
+
+  /** The grant decided at the upgrade, which comes before every frame and every check of it. */
+  private Grant decided() {
+    return Objects.requireNonNull(grant, "the socket's grant is decided at the upgrade");
   }
 
   /**
@@ -259,7 +265,7 @@ final class SyncSocket implements WsListener, LiveSubscriber, ChannelMember, Gra
   public void regrant(Grant next) {
     identity.lock();
     try {
-      Actor before = grant.actor();
+      Actor before = decided().actor();
       grant = next;
       if (before.equals(next.actor())) {
         return;

@@ -6,10 +6,10 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import io.runnel.wire.Nullable;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The first step of every upgrade to {@code /v1/sync}: reserves an accept token and a socket slot of the node

@@ -23,7 +23,6 @@ import io.runnel.protocol.WireRecord;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonCodec;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +38,7 @@ import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The most important test of the project: after every committed transaction, each subscriber's list rebuilt from

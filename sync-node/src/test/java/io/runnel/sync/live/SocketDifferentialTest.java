@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
@@ -251,7 +252,7 @@ class SocketDifferentialTest {
     }
   }
 
-  @net.jqwik.api.Provide
+  @Provide
   Arbitrary<LiveWindowDifferentialTest.Scenario> scenarios() {
     return new LiveWindowDifferentialTest().scenarios();
   }

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.protocol.FrameException;
 import io.runnel.protocol.ServerFrame;
 import io.runnel.wire.ErrorCode;
-import io.runnel.wire.Nullable;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 

@@ -55,10 +55,13 @@ public final class Notes {
    * @param id the note's uuid, canonical (lower case, hyphenated)
    * @param listId the list, not empty
    * @param title 1 to {@link #MAX_TITLE} characters, not all blank
-   * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the field at fault
    */
   public record PutNote(String id, String listId, String title) {
-    /** Validates the fields. */
+    /**
+     * Validates the fields.
+     *
+     * @throws InputInvalidException ({@code X_INPUT_INVALID}) naming the field at fault
+     */
     public PutNote {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(listId, "listId");

@@ -12,11 +12,11 @@ import io.runnel.dsl.Row;
 import io.runnel.wire.InputInvalidException;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonLimits;
-import io.runnel.wire.Nullable;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /** The app's client-safe declarations on the JVM: {@code putNote}'s input rules and its twin. */

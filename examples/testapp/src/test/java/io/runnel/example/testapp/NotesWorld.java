@@ -10,7 +10,6 @@ import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.SyncNode;
 import io.runnel.testing.Chromium;
 import io.runnel.testing.TestDatabase;
-import io.runnel.wire.Nullable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a browser test runs on, started by the test itself: the app's schema on a fresh database of the JVM's
