@@ -49,19 +49,19 @@ import org.jspecify.annotations.Nullable;
  * the connection and the outbox over one {@link RecordStore}, one {@link LiveClient} with its {@link ChannelHub}, and
  * one {@link Outbox}. The hub exists only when the refs register a channel ({@link Refs#channel(ChannelRef)}).
  *
- * <p>Design: it composes, it does not decide. The live client's connection state goes to the outbox (a pass is cut
- * when its connection drops; a new one starts once the connection's lists and topics have caught up, at most
- * {@link LiveClient#CATCH_UP_WAIT_MS} after the {@code hello}, so a write replayed after a reload finds the records
- * it touches in the store and is not counted twice when its echo beats its answer); the outbox asks the live client
- * to beat soon after an answer, so the write settles by the {@code hello} LSN; the store is the outbox's overlay.
- * Before the outbox hears {@code Online} it is signed in as the actor the node's {@code hello} answer named, so a
- * principal change parks the old queue (the live client has already cleared the store) before anything is sent. The
- * last actor is remembered in the durable store, so a page reloaded offline shows and keeps its queued writes under the
- * same principal, for show only: nothing of that queue is sent until a node's {@code hello} names the same actor (the
- * cookie or token may by now be another user's, whose {@code Online} parks it); calls made before any actor is known
- * wait in the outbox's provisional queue until the first {@code Online}. The page's {@link PageEvents} cut waits short:
- * {@code online} and a tab shown again reconnect a socket waiting out its backoff, check an open one, and retry writes
- * waiting after a network failure; {@code offline} checks the socket.
+ * <p>Design: it composes, it does not decide. The live client's connection state goes to the outbox (the outbox stops
+ * sending when the connection drops, and starts again once the new connection's lists and topics have caught up, at
+ * most {@link LiveClient#CATCH_UP_WAIT_MS} after the {@code hello}, so a write replayed after a reload finds the
+ * records it touches in the store and is not counted twice when its echo beats its answer); the outbox asks the live
+ * client to beat soon after an answer, so the write settles by the {@code hello} LSN; the store is the outbox's
+ * overlay. Before the outbox hears {@code Online} it is signed in as the actor the node's {@code hello} answer named,
+ * so a principal change parks the old queue (the live client has already cleared the store) before anything is sent.
+ * The last actor is remembered in the durable store, so a page reloaded offline shows and keeps its queued writes under
+ * the same principal, but only to display them: nothing of that queue is sent until a node's {@code hello} names the
+ * same actor (the cookie or token may by now be another user's, whose {@code Online} parks it); calls made before any
+ * actor is known wait in the outbox's provisional queue until the first {@code Online}. The page's {@link PageEvents}
+ * cut waits short: {@code online} and a tab shown again reconnect a socket waiting out its backoff, check an open one,
+ * and retry writes waiting after a network failure; {@code offline} checks the socket.
  */
 public final class RunnelClient {
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one embedded PostgreSQL of a test JVM, started on first use and stopped when the JVM exits.
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class EmbeddedPostgresServer {
 
   private static final Object LOCK = new Object();
-  private static EmbeddedPostgresServer instance;
+  private static @Nullable EmbeddedPostgresServer instance;
 
   private final EmbeddedPostgres postgres;
   private final AtomicInteger databases = new AtomicInteger();
@@ -37,12 +38,13 @@ public final class EmbeddedPostgresServer {
    */
   public static EmbeddedPostgresServer shared() {
     synchronized (LOCK) {
-      if (instance == null) {
-        instance = new EmbeddedPostgresServer(start());
-        EmbeddedPostgresServer started = instance;
-        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "embedded-postgres-stop"));
+      EmbeddedPostgresServer server = instance;
+      if (server == null) {
+        server = new EmbeddedPostgresServer(start());
+        instance = server;
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "embedded-postgres-stop"));
       }
-      return instance;
+      return server;
     }
   }
 

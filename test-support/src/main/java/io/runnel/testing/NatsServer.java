@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +16,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -53,7 +56,12 @@ public final class NatsServer implements AutoCloseable {
   private final Path directory;
   private final Path config;
   private int port;
-  private Process process;
+  private @Nullable Process process;
+
+  /** The server's process, which {@code start} launches before it hands the server out. */
+  private Process process() {
+    return Objects.requireNonNull(process, "started");
+  }
 
   private NatsServer(Path binary, Path directory, Path config) {
     this.binary = binary;
@@ -92,7 +100,7 @@ public final class NatsServer implements AutoCloseable {
    */
   public static String sharedUrl() {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", 4222), 2_000);
+      s.connect(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 4222), 2_000);
       s.setSoTimeout(2_000);
       byte[] head = s.getInputStream().readNBytes(4);
       if (!"INFO".equals(new String(head, StandardCharsets.US_ASCII))) {
@@ -207,18 +215,18 @@ public final class NatsServer implements AutoCloseable {
 
   /** The running server's process id. */
   public long pid() {
-    return process.pid();
+    return process().pid();
   }
 
   /** Kills the server with SIGKILL (by its PID) and waits until it is gone: clients see their sockets drop. */
   public synchronized void kill() {
-    ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+    ProcessHandle.of(process().pid()).ifPresent(ProcessHandle::destroyForcibly);
     awaitExit();
   }
 
   /** Stops the server with SIGTERM (by its PID) and waits until it is gone. */
   public synchronized void stop() {
-    ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroy);
+    ProcessHandle.of(process().pid()).ifPresent(ProcessHandle::destroy);
     awaitExit();
   }
 
@@ -228,16 +236,16 @@ public final class NatsServer implements AutoCloseable {
    * @throws IllegalStateException when it runs
    */
   public synchronized void startAgain() {
-    if (process.isAlive()) {
-      throw new IllegalStateException("nats-server " + process.pid() + " still runs");
+    if (process().isAlive()) {
+      throw new IllegalStateException("nats-server " + process().pid() + " still runs");
     }
     launch();
   }
 
   private void awaitExit() {
     try {
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(15, TimeUnit.SECONDS);
+      if (!process().waitFor(15, TimeUnit.SECONDS)) {
+        process().destroyForcibly().waitFor(15, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -247,7 +255,7 @@ public final class NatsServer implements AutoCloseable {
   /** Kills the server when it still runs. */
   @Override
   public synchronized void close() {
-    if (process.isAlive()) {
+    if (process().isAlive()) {
       kill();
     }
   }

@@ -68,7 +68,7 @@ public final class SystemPostgres implements AutoCloseable {
     try (Stream<Path> majors = Files.list(root)) {
       return majors.map(m -> m.resolve("bin"))
           .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("pg_ctl")))
-          .max(Comparator.comparingInt(b -> major(b.getParent().getFileName().toString())));
+          .max(Comparator.comparingInt(SystemPostgres::major));
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -76,7 +76,9 @@ public final class SystemPostgres implements AutoCloseable {
 
   /** The major version of an install's {@code bin} directory ({@code /usr/lib/postgresql/15/bin}: 15), or 0. */
   public static int major(Path bin) {
-    return major(bin.getParent().getFileName().toString());
+    Path install = bin.getParent();
+    Path name = install == null ? null : install.getFileName();
+    return name == null ? 0 : major(name.toString());
   }
 
   private static int major(String s) {

@@ -34,10 +34,10 @@ import org.jspecify.annotations.Nullable;
  * outbox hears {@code Online} with a principal signed in: then, once both queues are read back, its entries join the
  * end of that principal's queue in call order, re-keyed in the store one by one (written under the new key before the
  * old one is removed), and are sent under their original idempotency keys. A principal signed in without a connection
- * (one remembered from an earlier page, {@link #remembered}) is show-only: it neither takes them nor sends its own
- * queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule trusts the
- * page: a write made before anyone was known is sent as whoever the node says this page is, so other tabs are not told
- * of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
+ * (one remembered from an earlier page, {@link #remembered}) is there to display its queue: it neither takes them nor
+ * sends its own queue until a node names the same actor ({@link #principal}); the actor the node names does. The rule
+ * trusts the page: a write made before anyone was known is sent as whoever the node says this page is, so other tabs
+ * are not told of provisional calls (a tab reads the provisional entries stored so far once, when it is built).
  *
  * <p>Several tabs ({@link Tabs}). Every tab of the origin stores its calls in the same per-principal queues, and one
  * tab at a time drains each: the one holding the lock {@code runnel.outbox.<escaped principal>}, asked for when a
@@ -124,8 +124,8 @@ public final class Outbox {
   }
 
   /**
-   * Signs {@code principal} in for show only (an actor remembered from an earlier page): its queue is read back and
-   * its twins run, but nothing is sent until {@link #principal} confirms the same actor; another actor parks it.
+   * Signs {@code principal} in to display its queue (an actor remembered from an earlier page): its queue is read back
+   * and its twins run, but nothing is sent until {@link #principal} confirms the same actor; another actor parks it.
    */
   public void remembered(String principal) {
     signIn(principal, false);
