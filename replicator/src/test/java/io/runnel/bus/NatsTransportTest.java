@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.testing.Await;
 import io.runnel.testing.NatsServer;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
@@ -71,13 +72,7 @@ class NatsTransportTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for: " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
+    Await.until(what, WAIT, condition);
   }
 
   static void awaitLatch(String what, CountDownLatch latch) throws InterruptedException {

@@ -16,6 +16,7 @@ import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.testing.Await;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -98,13 +99,7 @@ class ReplicatorNatsTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for: " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
+    Await.until(what, WAIT, condition);
   }
 
   /** Runs {@code statements} as one transaction. */

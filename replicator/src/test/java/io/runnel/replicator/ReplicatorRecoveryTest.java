@@ -9,6 +9,7 @@ import io.runnel.bus.InProcessTransport;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.testing.Await;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
@@ -20,7 +21,6 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -64,13 +64,7 @@ class ReplicatorRecoveryTest {
 
   /** Polls every 10 ms until the condition holds; the failure names what it waited for, read when it fails. */
   static void await(Supplier<String> what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Harness.WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for: " + what.get());
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
+    Await.until(what, Harness.WAIT, condition);
   }
 
   @Test

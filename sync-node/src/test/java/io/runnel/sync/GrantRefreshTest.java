@@ -8,11 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
@@ -32,6 +27,7 @@ import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
 import io.runnel.testing.TestDatabase;
+import io.runnel.testing.Tokens;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
@@ -43,14 +39,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -511,10 +505,7 @@ class GrantRefreshTest {
   static final String SECRET = SyncNodeTest.SECRET;
 
   String jwt(String user, long expiresAt) throws Exception {
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
-        .claim("org_id", "acme").expirationTime(new Date(expiresAt)).build());
-    jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
-    return jwt.serialize();
+    return Tokens.hs256(SECRET).subject(user).org("acme").expiresAt(Instant.ofEpochMilli(expiresAt)).sign();
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.io.InputStream;
@@ -72,13 +73,7 @@ class StalledReaderTest {
   }
 
   private static void await(String what, BooleanSupplier condition, int seconds) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Await.until(what, Duration.ofSeconds(seconds), condition);
   }
 
   /** Upgrades, subscribes, and never reads again. */

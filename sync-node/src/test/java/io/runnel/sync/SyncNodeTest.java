@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.NoInput;
 import io.runnel.dsl.QueryRef;
@@ -23,6 +18,7 @@ import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
+import io.runnel.testing.Tokens;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
@@ -38,7 +34,6 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -78,10 +73,7 @@ class SyncNodeTest {
   }
 
   static String token(String user, String org) throws Exception {
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject(user)
-        .claim("org_id", org).expirationTime(new Date(System.currentTimeMillis() + 600_000)).build());
-    jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
-    return jwt.serialize();
+    return Tokens.hs256(SECRET).subject(user).org(org).sign();
   }
 
   SocketClient connect(String token) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -14,9 +15,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,13 +38,8 @@ class ReplicatorRoleTest {
   }
 
   static void await(ReplicatorRole r, ReplicatorStats.State state) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (r.stats().state() != state) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not " + state + " within 30 s: " + r.stats());
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Await.until(() -> "the role is " + state + ", now " + r.stats(), Duration.ofSeconds(30),
+        () -> r.stats().state() == state);
   }
 
   /** The series of a replicator role's scrape, each at the start of a line: the replicator's, the bus's, the JVM's. */

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.protocol.Lsn;
 import io.runnel.protocol.Position;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -292,18 +296,21 @@ class ThreeProcessesTest {
 
   static void awaitStreaming(int port) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-          .build(), HttpResponse.BodyHandlers.ofString());
-      last = r.statusCode() + " " + r.body();
-      if (r.statusCode() == 200 && r.body().contains("\"streaming\":true")) {
-        return;
+    AtomicReference<String> last = new AtomicReference<>("");
+    Await.until(() -> "the replicator streams, /readyz answering " + last.get(), Duration.ofSeconds(60), () -> {
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+            .build(), HttpResponse.BodyHandlers.ofString());
+        last.set(r.statusCode() + " " + r.body());
+        return r.statusCode() == 200 && r.body().contains("\"streaming\":true");
+      } catch (IOException e) {
+        last.set(e.toString());
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
       }
-      TimeUnit.MILLISECONDS.sleep(100);
-    }
-    throw new AssertionError("the replicator did not stream within 60 s: " + last);
+    });
   }
 
   String one(String sql) throws Exception {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
@@ -15,8 +14,8 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import io.runnel.testing.Tokens;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +36,7 @@ class JwtAuthenticatorTest {
   static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
   static String token(JWSSigner signer, JWSAlgorithm alg, String kid, JWTClaimsSet claims) throws Exception {
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(kid).build(), claims);
-    jwt.sign(signer);
-    return jwt.serialize();
+    return Tokens.sign(signer, alg, kid, claims);
   }
 
   static JWTClaimsSet.Builder claims() {

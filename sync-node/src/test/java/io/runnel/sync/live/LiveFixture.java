@@ -20,6 +20,7 @@ import io.runnel.replicator.ChangeEvent;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.testing.Await;
 import io.runnel.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +33,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.postgresql.PGStatement;
 
@@ -128,13 +128,7 @@ final class LiveFixture implements AutoCloseable {
 
   /** Polls {@code condition} until it holds, failing once {@code within} has passed. */
   static void await(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(2);
-    }
+    Await.until(what, within, condition);
   }
 
   /** A fresh read of {@code select} (the window's SQL, tenant pinned) as records, in query order. */

@@ -4,11 +4,6 @@ import static io.runnel.dsl.Dsl.eq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.runnel.dsl.Actor;
 import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
@@ -18,6 +13,7 @@ import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.testing.EmbeddedPostgresServer;
 import io.runnel.testing.TestDatabase;
+import io.runnel.testing.Tokens;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNull;
@@ -27,10 +23,8 @@ import io.runnel.wire.JsonValue;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -79,11 +73,8 @@ class SocketDifferentialTest {
   }
 
   static String token(Actor actor) throws Exception {
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder()
-        .subject(actor.id()).claim("org_id", actor.orgId()).claim("permissions", List.copyOf(actor.permissions()))
-        .expirationTime(new Date(System.currentTimeMillis() + 600_000)).build());
-    jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
-    return jwt.serialize();
+    return Tokens.hs256(SECRET).subject(actor.id()).org(actor.orgId()).permissions(List.copyOf(actor.permissions()))
+        .sign();
   }
 
   /** One client socket holding one subscription's list, rebuilt from frames. */

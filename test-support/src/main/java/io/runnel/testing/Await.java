@@ -1,0 +1,69 @@
+package io.runnel.testing;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Waits in tests: polls a condition until it holds, and fails with what was awaited once a deadline passes. The one
+ * polling loop of the test sources; a test that can drive time instead (a {@link ManualClock}, a recording sleeper)
+ * does that rather than wait.
+ *
+ * <pre>{@code
+ * Await.until("the replicator streams", () -> replicator.stats().state() == State.STREAMING);
+ * Await.until(() -> "the window settles, now at " + window.position(), Duration.ofSeconds(5), window::settled);
+ * }</pre>
+ */
+public final class Await {
+
+  /** The wait when a test names none: long enough for a loaded CI machine, short of the suite's patience. */
+  public static final Duration DEFAULT = Duration.ofSeconds(30);
+
+  /** How long a poll sleeps between two looks at the condition. */
+  public static final Duration POLL = Duration.ofMillis(5);
+
+  private Await() {}
+
+  /**
+   * Polls {@code condition} until it holds, for at most {@link #DEFAULT}.
+   *
+   * @throws AssertionError {@code timed out waiting until <what>} once the wait is over
+   * @throws InterruptedException when the test's thread is interrupted while it waits
+   */
+  public static void until(String what, BooleanSupplier condition) throws InterruptedException {
+    until(what, DEFAULT, condition);
+  }
+
+  /**
+   * Polls {@code condition} until it holds, for at most {@code within}.
+   *
+   * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
+   * @throws InterruptedException when the test's thread is interrupted while it waits
+   */
+  public static void until(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+    Objects.requireNonNull(what, "what");
+    until(() -> what, within, condition);
+  }
+
+  /**
+   * Polls {@code condition} until it holds, for at most {@code within}; {@code what} is read only when the wait
+   * fails, so it may describe the state the test saw last.
+   *
+   * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
+   * @throws InterruptedException when the test's thread is interrupted while it waits
+   */
+  public static void until(Supplier<String> what, Duration within, BooleanSupplier condition)
+      throws InterruptedException {
+    Objects.requireNonNull(what, "what");
+    Objects.requireNonNull(condition, "condition");
+    long deadline = System.nanoTime() + within.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out waiting until " + what.get() + " (" + within.toMillis() + " ms)");
+      }
+      TimeUnit.NANOSECONDS.sleep(POLL.toNanos());
+    }
+  }
+}
