@@ -58,16 +58,14 @@ public final class NatsTransport implements Transport {
   private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
   private final ExecutorService events = Threads.serial("runnel-nats-events");
   private final Sleeper sleeper;
-  private volatile NatsEcho echo;
+  /** Null only until connect() makes the first connection's echo (that connection's listener may run before). */
+  private volatile @Nullable NatsEcho echo;
   private volatile boolean closed;
   private final AtomicBoolean down = new AtomicBoolean();
 
   /** A connection and how many times jnats had reconnected it, when a thread first published on it. */
   private record Mark(Connection connection, long reconnects) {}
 
-  // echo is set by connect() before the transport is handed to anyone: the connection's listener needs the transport
-  // before the connection, and so its echo, exists.
-  @SuppressWarnings("NullAway.Init")
   private NatsTransport(NatsConfig config, Sleeper sleeper) {
     this.config = config;
     this.sleeper = sleeper;
@@ -281,14 +279,14 @@ public final class NatsTransport implements Transport {
   /** The server's {@code max_payload}, in bytes, as its greeting on the current connection said. */
   @Override
   public long maxPayload() {
-    long max = echo.connection().getMaxPayload();
+    long max = echo().connection().getMaxPayload();
     return max > 0 ? max : Long.MAX_VALUE;
   }
 
   /** Whether the connection is up now (publishes are taken). */
   @Override
   public boolean connected() {
-    return !closed && echo.connection().getStatus() == Connection.Status.CONNECTED;
+    return !closed && echo().connection().getStatus() == Connection.Status.CONNECTED;
   }
 
   /** Closes the connection (what is buffered is sent first) and stops re-dialling; subscriptions end. */
@@ -302,10 +300,15 @@ public final class NatsTransport implements Transport {
     }
     events.shutdownNow();
     try {
-      echo.connection().close();
+      echo().connection().close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The echo of the current connection; connect() makes the first before it hands the transport out. */
+  private NatsEcho echo() {
+    return Objects.requireNonNull(echo, "connected");
   }
 
   /** The current connection's echo, when the connection is up. @throws TransportUnavailableException if not */
@@ -314,7 +317,7 @@ public final class NatsTransport implements Transport {
       throw new TransportUnavailableException("This NATS transport is closed, so it cannot " + what + ".",
           "Open a new transport.");
     }
-    NatsEcho e = echo;
+    NatsEcho e = echo();
     Connection.Status status = e.connection().getStatus();
     if (status != Connection.Status.CONNECTED) {
       throw down(what, "the connection is " + status.name().toLowerCase(Locale.ROOT));

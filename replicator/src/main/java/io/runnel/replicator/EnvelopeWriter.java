@@ -53,7 +53,8 @@ final class EnvelopeWriter {
     open();
   }
 
-  // The op names are an array indexed by ordinal, read for every change encoded.
+  // An array indexed by ordinal, built from values(), so every op has its name: read once per change encoded, the
+  // hot path, where an EnumMap lookup would cost more.
   @SuppressWarnings("EnumOrdinal")
   private static SerializedString[] opNames() {
     ChangeOp[] ops = ChangeOp.values();

@@ -272,12 +272,10 @@ public final class Replicator implements AutoCloseable {
   }
 
   /** Streams while running and while the lock session lives; returns whether anything was confirmed. */
-  // Identity on purpose: the same DatabaseUrl object for both means no separate replication URL was given.
-  @SuppressWarnings("ReferenceEquality")
   private boolean stream(Connection lockConnection, Lsn start) throws SQLException {
     long confirmedBefore = confirmedCount.get();
     Watchdog watchdog = new Watchdog(lockConnection);
-    Properties props = database == replication ? database.properties() : replication.properties();
+    Properties props = replication.properties();
     props.setProperty("replication", "database");
     props.setProperty("assumeMinServerVersion", "10");
     props.setProperty("preferQueryMode", "simple");

@@ -55,13 +55,14 @@ public final class Threads {
 
   /**
    * A scheduled executor on one platform daemon thread named {@code name}, for periodic work (sweeps, grace timers,
-   * tickers). A task that throws is logged at {@code ERROR} (a periodic one then stops, as the JDK's do), so its
-   * caller may ignore the future. Its owner shuts it down when it stops.
+   * tickers). Every task that throws is logged at {@code ERROR}, whether or not its caller reads the future (a
+   * periodic one then stops, as the JDK's do), so a caller may ignore the future. Its owner shuts it down when it
+   * stops; it cannot be reconfigured.
    */
   public static ScheduledExecutorService scheduler(String name) {
     ThreadFactory daemons = Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
         .uncaughtExceptionHandler(Threads::logged).factory();
-    return new LoggingScheduler(name, daemons);
+    return Executors.unconfigurableScheduledExecutorService(new LoggingScheduler(name, daemons));
   }
 
   /**

@@ -151,8 +151,8 @@ class ReplicatorNatsTest {
         NatsTransport publishing = connect(nats);
         NatsTransport consuming = connect(nats)) {
       db.execute("CREATE TABLE posts (id int PRIMARY KEY, title text, body text);"
-          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY "
-              + "(post_id, user_id));");
+          + "CREATE SCHEMA board;"
+          + "CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY (post_id, user_id));");
       Consumer consumer = new Consumer(consuming);
       // A generous deadline: a flush that timed out on a busy machine would redeliver, and this test counts.
       try (Replicator r = replicator(db, "nats_mixed", publishing, Duration.ofSeconds(20))) {
@@ -217,8 +217,8 @@ class ReplicatorNatsTest {
         NatsTransport bus = connect(nats);
         NatsTransport other = connect(nats)) {
       db.execute("CREATE TABLE posts (id int PRIMARY KEY, title text, body text);"
-          + "CREATE SCHEMA board; CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY "
-              + "(post_id, user_id));");
+          + "CREATE SCHEMA board;"
+          + "CREATE TABLE board.likes (post_id int, user_id text, PRIMARY KEY (post_id, user_id));");
       // The replicator's own process reads the bus on its connection; another process (a sync node) on another
       // connection, re-reading the table when told of a reconnect, as a consumer must (fan-out is at most once).
       Consumer local = new Consumer(bus);

@@ -62,7 +62,7 @@ class ReplicatorRecoveryTest {
     await(() -> what, condition);
   }
 
-  /** Polls every 10 ms until the condition holds; the failure names what it waited for, read when it fails. */
+  /** Polls until the condition holds; the failure names what it waited for, read when it fails. */
   static void await(Supplier<String> what, BooleanSupplier condition) throws InterruptedException {
     Await.until(what, Harness.WAIT, condition);
   }

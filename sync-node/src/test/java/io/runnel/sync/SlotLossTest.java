@@ -341,8 +341,8 @@ class SlotLossTest {
           () -> assertTrue(scrape.contains("runnel_replicator_slot_lost_total 1.0"), scrape),
           () -> assertTrue(lastHello.get("lagMs") instanceof JsonNumber, "hello says the lag: " + lastHello),
           () -> assertTrue(Position.parse(str(lastHello, "lsn")).compareTo(lostWrite.point()) >= 0,
-              "a write committed in the lost"
-              + " range settles: hello's lsn " + str(lastHello, "lsn") + " passed its answer " + lostWrite.point()),
+              "a write committed in the lost range settles: hello's lsn " + str(lastHello, "lsn")
+                  + " passed its answer " + lostWrite.point()),
           () -> assertTrue(lastHello.get("asOf") instanceof JsonNumber, "hello says as of when: " + lastHello),
           () -> assertNotEquals(0, node.stats().live().gaps(), "the node saw the new producer as a gap"));
     }

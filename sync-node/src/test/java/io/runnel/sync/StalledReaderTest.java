@@ -143,8 +143,8 @@ class StalledReaderTest {
       try {
         await("the stalled socket is cut", () -> node.sockets() == OTHERS, 30);
       } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + ": dropped " + node.framesDropped() + ", sockets " + node.sockets(),
-            e);
+        String state = ": dropped " + node.framesDropped() + ", sockets " + node.sockets();
+        throw new AssertionError(e.getMessage() + state, e);
       }
       assertAll(
           () -> assertTrue(node.framesDropped() > 0, "frames were dropped for the stalled socket"),

@@ -7,9 +7,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Waits in tests: polls a condition until it holds, and fails with what was awaited once a deadline passes. The one
- * polling loop of the test sources; a test that can drive time instead (a {@link ManualClock}, a recording sleeper)
- * does that rather than wait.
+ * Waits in tests: polls a condition until it holds, and fails with what was awaited once a deadline passes. The
+ * polling wait tests use (some older tests still poll in loops of their own); a test that can drive time instead (a
+ * {@link ManualClock}, a recording sleeper) does that rather than wait.
  *
  * <pre>{@code
  * Await.until("the replicator streams", () -> replicator.stats().state() == State.STREAMING);
@@ -21,7 +21,7 @@ public final class Await {
   /** The wait when a test names none: long enough for a loaded CI machine, short of the suite's patience. */
   public static final Duration DEFAULT = Duration.ofSeconds(30);
 
-  /** How long a poll sleeps between two looks at the condition. */
+  /** How long a poll sleeps between two looks at the condition, unless the caller names its own. */
   public static final Duration POLL = Duration.ofMillis(5);
 
   private Await() {}
@@ -56,14 +56,27 @@ public final class Await {
    */
   public static void until(Supplier<String> what, Duration within, BooleanSupplier condition)
       throws InterruptedException {
+    until(what, within, POLL, condition);
+  }
+
+  /**
+   * As {@link #until(Supplier, Duration, BooleanSupplier)}, sleeping {@code poll} between two looks: shorter for a
+   * condition that is cheap and soon true, longer for one that costs a request.
+   *
+   * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
+   * @throws InterruptedException when the test's thread is interrupted while it waits
+   */
+  public static void until(Supplier<String> what, Duration within, Duration poll, BooleanSupplier condition)
+      throws InterruptedException {
     Objects.requireNonNull(what, "what");
+    Objects.requireNonNull(poll, "poll");
     Objects.requireNonNull(condition, "condition");
     long deadline = System.nanoTime() + within.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError("timed out waiting until " + what.get() + " (" + within.toMillis() + " ms)");
       }
-      TimeUnit.NANOSECONDS.sleep(POLL.toNanos());
+      TimeUnit.NANOSECONDS.sleep(poll.toNanos());
     }
   }
 }

@@ -77,8 +77,8 @@ public final class TestDatabase implements AutoCloseable {
   public void close() {
     try (Connection c = server.adminConnection()) {
       try (PreparedStatement s = c.prepareStatement(
-          "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = ? AND "
-              + "active_pid IS NOT NULL")) {
+          "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
+              + " WHERE database = ? AND active_pid IS NOT NULL")) {
         s.setString(1, name);
         s.execute();
       }

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * Signed JWTs for tests, the one token maker of the test sources (nimbus-jose-jwt; the module declares it).
  *
  * <pre>{@code
- * String token = Tokens.hs256(SECRET).subject("ada").org("acme").permissions("feed:read").sign();
+ * String token = Tokens.hs256(SECRET).subject("ada").org("acme").permissions(List.of("feed:read")).sign();
  * String expiring = Tokens.hs256(SECRET).subject("ada").org("acme").expiresAt(clock.instant().plusSeconds(60)).sign();
  * String rs256 = Tokens.sign(new RSASSASigner(key), JWSAlgorithm.RS256, "k1", claims);
  * }</pre>
@@ -45,6 +45,9 @@ public final class Tokens {
    * @throws IllegalStateException when the signer refuses (a key too short for the algorithm)
    */
   public static String sign(JWSSigner signer, JWSAlgorithm alg, @Nullable String kid, JWTClaimsSet claims) {
+    Objects.requireNonNull(signer, "signer");
+    Objects.requireNonNull(alg, "alg");
+    Objects.requireNonNull(claims, "claims");
     SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(kid).build(), claims);
     try {
       jwt.sign(signer);
@@ -90,11 +93,11 @@ public final class Tokens {
 
     /** Any other claim ({@code value} a string, number, boolean, list or map, as nimbus writes them). */
     public Builder claim(String name, @Nullable Object value) {
-      claims.claim(name, value);
+      claims.claim(Objects.requireNonNull(name, "name"), value);
       return this;
     }
 
-    /** {@code exp}: when the token expires (second precision on the wire). */
+    /** {@code exp}: when the token expires (second precision on the wire); ten minutes from now by default. */
     public Builder expiresAt(Instant instant) {
       this.expiresAt = Objects.requireNonNull(instant, "instant");
       return this;

@@ -180,7 +180,7 @@ public final class DslSmoke {
     }
     out.add("describe " + describe(Json.parse("[1,\"x\",null,{}]")));
     StringBuilder floats = new StringBuilder("float8");
-    for (double d : new double[] {0.1, 1e21, 1e-7, 5.710481570177606E+16, Double.MIN_VALUE, 1.0 / 3,
+    for (double d : new double[] {0.1, 1e21, 1e-7, 5.710481570177606e16, Double.MIN_VALUE, 1.0 / 3,
         123456789012345680.0, 1e15, 1e14 + 0.5, -0.0, Double.MAX_VALUE, 2.5e-7, -1e300, 100}) {
       floats.append(' ').append(ColumnType.FLOAT8.format(d));
     }

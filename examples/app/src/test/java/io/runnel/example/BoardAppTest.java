@@ -253,8 +253,8 @@ class BoardAppTest {
     String id = UUID.randomUUID().toString();
     BoardHttp.Answer created = http.mutate(ada, "createPost",
         "{\"id\":\"" + id + "\",\"title\":\"Hello\",\"body\":\"from ada\"}");
-    BoardHttp.Answer again = http.mutate(alan, "createPost", "{\"id\":\"" + id
-        + "\",\"title\":\"Mine\",\"body\":\"\"}");
+    BoardHttp.Answer again = http.mutate(alan, "createPost",
+        "{\"id\":\"" + id + "\",\"title\":\"Mine\",\"body\":\"\"}");
     String ref = "{\"postId\":\"" + id + "\"}";
     http.mutate(alan, "likePost", ref);
     http.mutate(alan, "likePost", ref);

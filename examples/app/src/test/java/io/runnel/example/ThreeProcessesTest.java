@@ -14,6 +14,7 @@ import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -297,20 +299,21 @@ class ThreeProcessesTest {
   static void awaitStreaming(int port) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     AtomicReference<String> last = new AtomicReference<>("");
-    Await.until(() -> "the replicator streams, /readyz answering " + last.get(), Duration.ofSeconds(60), () -> {
+    BooleanSupplier streaming = () -> {
       try {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
             .build(), HttpResponse.BodyHandlers.ofString());
         last.set(r.statusCode() + " " + r.body());
         return r.statusCode() == 200 && r.body().contains("\"streaming\":true");
       } catch (IOException e) {
-        last.set(e.toString());
-        return false;
+        throw new UncheckedIOException(e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-    });
+    };
+    Await.until(() -> "the replicator streams, /readyz answering " + last.get(), Duration.ofSeconds(60),
+        Duration.ofMillis(100), streaming);
   }
 
   String one(String sql) throws Exception {

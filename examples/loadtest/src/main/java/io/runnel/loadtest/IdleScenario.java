@@ -81,8 +81,8 @@ public final class IdleScenario implements Scenario {
             + " connections); per added socket = the heap's growth"
             + " since the previous count / the sockets added; RSS = VmRSS of the"
             + " node's process (the whole heap is touched at start, -XX:+AlwaysPreTouch, so RSS per socket is what"
-            + " grows outside the heap: thread stacks, socket buffers, native memory); connect rate = sockets added in "
-                + "the step / the step's wall time (upgrade,"
+            + " grows outside the heap: thread stacks, socket buffers, native memory); connect rate = sockets added"
+            + " in the step / the step's wall time (upgrade,"
             + " subscribe, first frame); CPU (user + system, /proc/<pid>/stat) over the step, for the node, all"
             + " client JVMs and the PostgreSQL server (postmaster and children)");
     return new Section(name(), "Idle sockets", conditions, List.of("node", "sockets", "connect rate (sockets/s)",

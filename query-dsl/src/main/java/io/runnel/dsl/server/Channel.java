@@ -68,8 +68,8 @@ public final class Channel {
     List<String> columns = paramColumns.length == 0 ? ref.params() : List.of(paramColumns);
     if (columns.size() != ref.params().size()) {
       throw invalid("Channel '" + ref.name() + "' has params " + ref.params() + " but records of '" + entity.name()
-          + "' name " + columns.size() + " columns.", "Name one column of '" + entity.name()
-          + "' per param, in order.");
+          + "' name " + columns.size() + " columns.",
+          "Name one column of '" + entity.name() + "' per param, in order.");
     }
     for (String c : columns) {
       if (!entity.ref().hasColumn(c)) {

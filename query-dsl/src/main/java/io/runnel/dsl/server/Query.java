@@ -90,8 +90,8 @@ public final class Query<I> {
     if (s.entity() != entity().ref()) {
       throw new DeclarationException(ErrorCode.X_QUERY_DECLARATION_INVALID,
           "The source of query '" + ref.name() + "' selects from '" + s.entity().name()
-              + "' but the query is declared on '"
-              + entity().name() + "'.", "Declare the query .on() the entity its source selects from.");
+              + "' but the query is declared on '" + entity().name() + "'.",
+          "Declare the query .on() the entity its source selects from.");
     }
     return s;
   }

@@ -207,8 +207,9 @@ public final class ChannelHub implements AutoCloseable {
         }
       }
     }
-    if (seatedAs > 0 && presence != null) { // a topic seats a member only with a meta
-      peers.seated(topic, seat(member), key(member), presence, now, seatedAs);
+    if (seatedAs > 0) {
+      peers.seated(topic, seat(member), key(member), Objects.requireNonNull(presence, "a seat has a meta"), now,
+          seatedAs);
     }
   }
 
@@ -233,8 +234,9 @@ public final class ChannelHub implements AutoCloseable {
       throw noPresence(topic.resolved);
     }
     long stamp = topic.refresh(seat(held.member), key(held.member), presence, now);
-    if (stamp > 0 && presence != null) { // as in join
-      peers.seated(name, seat(held.member), key(held.member), presence, now, stamp);
+    if (stamp > 0) {
+      peers.seated(name, seat(held.member), key(held.member), Objects.requireNonNull(presence, "a seat has a meta"),
+          now, stamp);
     }
   }
 

@@ -112,8 +112,9 @@ public final class TransportChannelBus implements ChannelBus {
     transport.onReconnect(Objects.requireNonNull(listener, "listener"));
   }
 
+  // subscriptions is a concurrent set: its iterator is weakly consistent and never throws for a removal;
+  // remove() tells which closer owns each.
   @Override
-  // subscriptions is a concurrent set, whose iterators allow removal; remove() tells which closer owns each.
   @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   public void close() {
     closed = true;

@@ -259,7 +259,8 @@ public final class LiveQueryRegistry implements AutoCloseable {
   }
 
   /** Closes one window without subscribers (kept for the grace period), to make room; false when none is idle. */
-  // windows is a ConcurrentHashMap, whose iterators allow removal, and the loop ends at its first removal.
+  // windows is a ConcurrentHashMap, whose iterator is weakly consistent and never throws for a removal; the loop
+  // ends at its first removal anyway.
   @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   private boolean letGoOfAnIdleWindow() {
     for (LiveWindow w : windows.values()) {

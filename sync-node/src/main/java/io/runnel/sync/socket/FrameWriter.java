@@ -97,9 +97,8 @@ final class FrameWriter implements FrameSink {
    * change, one after another on its lane, so the fields after {@code sid} are written once and each subscription's
    * {@code sid} is spliced in; the text is the same as {@link #whole}'s, byte for byte.
    */
-  // Identity on purpose: the same lists and cursor object mean the same patch of one window, sent to many sockets. The
-  // builder is sized once for the spliced frame, which concatenation would not do.
-  @SuppressWarnings({"ReferenceEquality", "UnnecessaryStringBuilder"})
+  // Identity on purpose: the same lists and cursor object mean the same patch of one window, sent to many sockets.
+  @SuppressWarnings("ReferenceEquality")
   private static String patch(ServerFrame.Patch p) {
     String sid = p.sid();
     for (int i = 0; i < sid.length(); i++) {
@@ -121,8 +120,7 @@ final class FrameWriter implements FrameSink {
       last = new PatchTail(p.ops(), p.writes(), p.cursor(), text.substring(PATCH_PREFIX.length()));
       LAST_PATCHES.set(slot, last);
     }
-    return new StringBuilder(PATCH_PREFIX.length() + sid.length() + last.text().length() + 2)
-        .append("{\"t\":\"patch\",\"sid\":\"").append(sid).append("\",").append(last.text()).toString();
+    return "{\"t\":\"patch\",\"sid\":\"" + sid + "\"," + last.text();
   }
 
   @Override

@@ -240,8 +240,8 @@ class LiveWindowDifferentialTest {
         case "status" -> "UPDATE items SET status = " + lit(s.status()) + " WHERE id = " + id + ";";
         case "n" -> "UPDATE items SET n = " + lit(s.n()) + " WHERE id = " + id + ";";
         case "title" -> "UPDATE items SET title = " + lit(s.title()) + " WHERE id = " + id + ";";
-        case "owner" -> "UPDATE items SET owner = CASE WHEN owner = 'u0' THEN 'u1' ELSE 'u0' END WHERE id = " + id
-            + ";";
+        case "owner" -> "UPDATE items SET owner = CASE WHEN owner = 'u0' THEN 'u1' ELSE 'u0' END"
+            + " WHERE id = " + id + ";";
         case "move" -> "UPDATE items SET org = CASE WHEN org = '" + orgs[0] + "' THEN '" + orgs[1] + "' ELSE '"
             + orgs[0] + "' END WHERE id = " + id + ";";
         case "rekey" -> {

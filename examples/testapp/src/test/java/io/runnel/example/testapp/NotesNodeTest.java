@@ -74,15 +74,15 @@ class NotesNodeTest {
 
   @Test
   void putNoteInsertsThenRenamesAndRefusesAnotherOrgsNoteAndBadInput() throws Exception {
-    HttpResponse<String> created = put("ada@acme", "putNote:1", "{\"id\":\"" + ID
-        + "\",\"listId\":\"l\",\"title\":\"a\"}");
-    HttpResponse<String> renamed = put("ada@acme", "putNote:2", "{\"id\":\"" + ID
-        + "\",\"listId\":\"l\",\"title\":\"b\"}");
+    HttpResponse<String> created = put("ada@acme", "putNote:1",
+        "{\"id\":\"" + ID + "\",\"listId\":\"l\",\"title\":\"a\"}");
+    HttpResponse<String> renamed = put("ada@acme", "putNote:2",
+        "{\"id\":\"" + ID + "\",\"listId\":\"l\",\"title\":\"b\"}");
     HttpResponse<String> taken = put("eve@globex", "putNote:3",
         "{\"id\":\"" + ID + "\",\"listId\":\"l\",\"title\":\"stolen\"}");
     HttpResponse<String> badId = put("ada@acme", "putNote:4", "{\"id\":\"1\",\"listId\":\"l\",\"title\":\"a\"}");
-    HttpResponse<String> blank = put("ada@acme", "putNote:5", "{\"id\":\"" + ID
-        + "\",\"listId\":\"l\",\"title\":\"\"}");
+    HttpResponse<String> blank = put("ada@acme", "putNote:5",
+        "{\"id\":\"" + ID + "\",\"listId\":\"l\",\"title\":\"\"}");
     HttpResponse<String> nobody = put("ada", "putNote:6", "{\"id\":\"" + ID + "\",\"listId\":\"l\",\"title\":\"c\"}");
     assertAll(
         () -> assertEquals(200, created.statusCode(), created.body()),
