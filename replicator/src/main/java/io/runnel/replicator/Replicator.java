@@ -72,6 +72,8 @@ public final class Replicator implements AutoCloseable {
   private final ServerClock serverClock = new ServerClock();
   private final LagMeter lag = new LagMeter(serverClock);
   /** Held here because the meters hold it weakly; null without meters. */
+  // Never read: holding it is its use.
+  @SuppressWarnings("UnusedVariable")
   private final @Nullable BusHealth busHealth;
 
   private final Object lock = new Object();
@@ -118,9 +120,12 @@ public final class Replicator implements AutoCloseable {
     this.walSafeMinBytes = b.walSafeMinBytes;
     this.sleeper = b.sleeper;
     MeterRegistry meters = b.meters;
-    this.busHealth = meters == null ? null : BusHealth.watch(transport);
-    if (meters != null && busHealth != null) {
-      ReplicatorMeters.register(this, busHealth, meters);
+    if (meters == null) {
+      this.busHealth = null;
+    } else {
+      BusHealth health = BusHealth.watch(transport);
+      this.busHealth = health;
+      ReplicatorMeters.register(this, health, meters);
     }
   }
 

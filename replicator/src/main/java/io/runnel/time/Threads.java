@@ -62,7 +62,7 @@ public final class Threads {
   public static ScheduledExecutorService scheduler(String name) {
     ThreadFactory daemons = Thread.ofPlatform().name(Objects.requireNonNull(name, "name")).daemon(true)
         .uncaughtExceptionHandler(Threads::logged).factory();
-    return Executors.unconfigurableScheduledExecutorService(new LoggingScheduler(name, daemons));
+    return Executors.unconfigurableScheduledExecutorService(new LoggingScheduler(daemons));
   }
 
   /**
@@ -70,11 +70,8 @@ public final class Threads {
    * periodic task that throws is not run again: this logs each such failure as an escaped one is.
    */
   private static final class LoggingScheduler extends ScheduledThreadPoolExecutor {
-    private final String name;
-
-    LoggingScheduler(String name, ThreadFactory threads) {
+    LoggingScheduler(ThreadFactory threads) {
       super(1, threads);
-      this.name = name;
     }
 
     @Override
@@ -84,8 +81,7 @@ public final class Threads {
         try {
           f.get();
         } catch (ExecutionException e) {
-          Throwable cause = e.getCause() == null ? e : e.getCause();
-          LOG.log(System.Logger.Level.ERROR, "A task of '" + name + "' failed: " + cause, cause);
+          logged(Thread.currentThread(), e.getCause() == null ? e : e.getCause());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

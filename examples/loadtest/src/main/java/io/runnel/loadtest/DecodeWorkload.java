@@ -23,9 +23,9 @@ import java.util.SplittableRandom;
 public final class DecodeWorkload {
 
   /** The table's DDL. */
-  public static final String DDL = "CREATE TABLE items (id int8 PRIMARY KEY, account int4 NOT NULL, "
-      + "status text NOT NULL,"
-      + " amount numeric(12,2) NOT NULL, note text NOT NULL, updated_at timestamptz NOT NULL)";
+  public static final String DDL = "CREATE TABLE items (id int8 PRIMARY KEY, account int4 NOT NULL,"
+      + " status text NOT NULL, amount numeric(12,2) NOT NULL, note text NOT NULL,"
+      + " updated_at timestamptz NOT NULL)";
 
   private static final String[] STATUSES = {"open", "pending", "shipped", "closed", "refunded"};
 
