@@ -52,19 +52,18 @@ class NatsTransportTest {
 
   /** Publishes and flushes until the bus takes it, as a publisher must (a flush may fail after a reconnect). */
   static void publishUntilTaken(Transport t, String subject, byte[] payload) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      try {
-        t.publish(subject, payload);
-        t.flush(Duration.ofSeconds(2));
-        return;
-      } catch (TransportUnavailableException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
-    }
+    TransportUnavailableException[] last = {null};
+    Await.until(() -> "the bus takes a message on " + subject + ", last refused with " + last[0], WAIT,
+        Duration.ofMillis(50), () -> {
+          try {
+            t.publish(subject, payload);
+            t.flush(Duration.ofSeconds(2));
+            return true;
+          } catch (TransportUnavailableException e) {
+            last[0] = e;
+            return false;
+          }
+        });
   }
 
   static byte[] bytes(String s) {
@@ -72,7 +71,7 @@ class NatsTransportTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    Await.until(what, WAIT, condition);
+    Await.until(what, WAIT, condition::getAsBoolean);
   }
 
   static void awaitLatch(String what, CountDownLatch latch) throws InterruptedException {

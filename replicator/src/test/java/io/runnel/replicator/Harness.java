@@ -7,6 +7,7 @@ import io.runnel.bus.Subjects;
 import io.runnel.bus.Transport;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
+import io.runnel.testing.Await;
 import io.runnel.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,13 +80,8 @@ final class Harness implements AutoCloseable {
   /** Polls a replicator's state until it is the one wanted, failing after {@link #WAIT}. */
   record StateWait(Replicator replicator) {
     void until(ReplicatorStats.State wanted) throws InterruptedException {
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      while (replicator.stats().state() != wanted) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("the replicator never reached " + wanted + ": " + replicator.stats());
-        }
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      Await.until(() -> "the replicator reaches " + wanted + ": " + replicator.stats(), WAIT, Duration.ofMillis(20),
+          () -> replicator.stats().state() == wanted);
     }
   }
 

@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.bus.InProcessTransport;
+import io.runnel.testing.Await;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,10 +91,7 @@ class ReplicatorConfigTest {
         Replicator r = Replicator.builder().database(DatabaseUrl.parse("test", pg.jdbcUrl("postgres")))
             .entities(List.of()).transport(bus).build()) {
       r.start();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (r.stats().lastFailure() == null && System.nanoTime() < deadline) {
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      Await.until("the replicator reports a failure", Duration.ofSeconds(30), () -> r.stats().lastFailure() != null);
       String failure = r.stats().lastFailure();
       assertAll(
           () -> assertTrue(failure.startsWith("X_REPLICATION_FAILED: wal_level is 'replica'"), failure),

@@ -19,15 +19,16 @@ import io.runnel.dsl.PgTimestamp;
 import io.runnel.dsl.Row;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -212,18 +213,17 @@ class ReplicatorDecodeTest {
       target = r.getString(1);
     }
     Lsn wanted = Lsn.parse(target);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    Lsn confirmed = Lsn.ZERO;
-    while (confirmed.compareTo(wanted) < 0 && System.nanoTime() < deadline) {
-      try (var c = db.connect(); var s = c.createStatement();
-          var r = s.executeQuery(
-              "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'decode'")) {
-        r.next();
-        confirmed = Lsn.parse(r.getString(1));
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
-    }
-    assertTrue(confirmed.compareTo(wanted) >= 0, "the slot reached " + wanted + " from the keepalives: " + confirmed);
+    Lsn[] confirmed = {Lsn.ZERO};
+    Await.until(() -> "the slot reaches " + wanted + " from the keepalives, now at " + confirmed[0],
+        Duration.ofSeconds(20), Duration.ofMillis(50), () -> {
+          try (var c = db.connect(); var s = c.createStatement();
+              var r = s.executeQuery(
+                  "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'decode'")) {
+            r.next();
+            confirmed[0] = Lsn.parse(r.getString(1));
+          }
+          return confirmed[0].compareTo(wanted) >= 0;
+        });
     assertTrue(h.events.isEmpty(), "no change of an unpublished table reached the bus");
   }
 

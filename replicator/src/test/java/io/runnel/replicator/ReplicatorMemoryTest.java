@@ -9,6 +9,7 @@ import io.runnel.bus.Subjects;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.server.Entity;
 import io.runnel.protocol.Lsn;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.lang.management.ManagementFactory;
@@ -76,10 +77,8 @@ class ReplicatorMemoryTest {
       long walBytes = walPosition(db).value() - before.value();
       assertTrue(done.await(120, TimeUnit.SECONDS), "all rows arrived: " + received.get() + ", " + r.stats());
       // The subscriber may hear the last change before the publishing thread has counted it: wait for the count.
-      long countedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (r.stats().published() < ROWS && System.nanoTime() < countedBy) {
-        Thread.sleep(10);
-      }
+      Await.until(() -> "the replicator counts every row published, now " + r.stats().published(),
+          Duration.ofSeconds(10), Duration.ofMillis(10), () -> r.stats().published() >= ROWS);
       long published = r.stats().published();
       assertAll(
           () -> assertEquals(ROWS, received.get()),

@@ -99,7 +99,7 @@ class ReplicatorNatsTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    Await.until(what, WAIT, condition);
+    Await.until(what, WAIT, condition::getAsBoolean);
   }
 
   /** Runs {@code statements} as one transaction. */

@@ -64,7 +64,7 @@ class ReplicatorRecoveryTest {
 
   /** Polls until the condition holds; the failure names what it waited for, read when it fails. */
   static void await(Supplier<String> what, BooleanSupplier condition) throws InterruptedException {
-    Await.until(what, Harness.WAIT, condition);
+    Await.until(what, Harness.WAIT, condition::getAsBoolean);
   }
 
   @Test

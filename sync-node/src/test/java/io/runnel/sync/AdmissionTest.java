@@ -17,8 +17,10 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.AdmissionLimits;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -239,9 +241,9 @@ class AdmissionTest {
   @Test
   void windowsPerNodeLetGoOfAnIdleWindowFirstAndRefuseOnlyWhenEveryWindowHasSubscribers() throws Exception {
     try (SyncNode node = node(AdmissionLimits.DEFAULTS.withWindows(2), clock())) {
-      SocketClient a = SocketClient.open(node.port(), as("ada@w1"));
-      SocketClient b = SocketClient.open(node.port(), as("bob@w2"));
-      SocketClient c = SocketClient.open(node.port(), as("cy@w3"));
+      ProtocolClient<JsonObject> a = Sockets.open(node.port(), as("ada@w1"));
+      ProtocolClient<JsonObject> b = Sockets.open(node.port(), as("bob@w2"));
+      ProtocolClient<JsonObject> c = Sockets.open(node.port(), as("cy@w3"));
       a.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
       JsonObject first = a.next();
       b.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
@@ -321,14 +323,13 @@ class AdmissionTest {
 
   /** Upgrades as {@code token} until admitted (a closed socket's slot comes back when the node sees the close). */
   static RawSocket.Upgrade awaitAdmitted(SyncNode node, String token) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (true) {
-      RawSocket.Upgrade s = RawSocket.attempt(node.port(), as(token), 0);
-      if (s.status() == 101 || System.nanoTime() > deadline) {
-        return s;
-      }
-      Thread.sleep(20);
-    }
+    RawSocket.Upgrade[] last = {null};
+    Await.until(() -> token + " is admitted, last answered " + last[0].status() + " " + last[0].body(),
+        Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
+          last[0] = RawSocket.attempt(node.port(), as(token), 0);
+          return last[0].status() == 101;
+        });
+    return last[0];
   }
 
   static String sub(String sid) {

@@ -11,6 +11,7 @@ import io.runnel.dsl.server.Policy;
 import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Grant;
 import io.runnel.testing.ManualClock;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import java.net.URI;
@@ -91,8 +92,8 @@ final class ChannelFixture implements AutoCloseable {
   }
 
   /** A socket as {@code token} ({@code user@org}), or anonymous when null. */
-  SocketClient connect(@Nullable String token) {
-    return SocketClient.open(node.port(), token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
+  ProtocolClient<JsonObject> connect(@Nullable String token) {
+    return Sockets.open(node.port(), token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
   }
 
   /** The text of a {@code join} of {@code topic}, with {@code presence} as meta when given. */
@@ -109,7 +110,7 @@ final class ChannelFixture implements AutoCloseable {
    * Sends a {@code hello} and returns the frames that came before its answer: every frame the node queued on this
    * socket before it read the hello (so the frames sent before it were all handled).
    */
-  static List<JsonObject> until(SocketClient c) throws InterruptedException {
+  static List<JsonObject> until(ProtocolClient<JsonObject> c) throws InterruptedException {
     c.send("{\"t\":\"hello\",\"v\":1}");
     List<JsonObject> before = new ArrayList<>();
     for (JsonObject f = c.next(); !SyncNodeTest.t(f).equals("hello"); f = c.next()) {

@@ -12,6 +12,7 @@ import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -36,8 +37,8 @@ class ChannelLimitsTest {
   @Test
   void theNodeCapCountsDistinctTopicsAndARefusedOrClosedJoinGivesItsSlotBack(TestDatabase db) throws Exception {
     try (ChannelFixture f = new ChannelFixture(db, b -> b.channelLimits(ChannelLimits.DEFAULTS.withTopics(64, 3)))) {
-      SocketClient a = f.connect("ada@acme");
-      SocketClient b = f.connect("bob@acme");
+      ProtocolClient<JsonObject> a = f.connect("ada@acme");
+      ProtocolClient<JsonObject> b = f.connect("bob@acme");
       List<JsonObject> answers = new ArrayList<>();
       for (String topic : List.of("room.n1", "room.n2", "room.private-1", "room.n3")) {
         a.send(join(topic, null));
@@ -136,7 +137,7 @@ class ChannelLimitsTest {
         RawSocket stalled = RawSocket.open(f.node.port(), "stalled@acme", 4096)) {
       stalled.writeAll(List.of(join("room.d1", null)));
       LiveFixtureAccess.await("the stalled socket joined", () -> f.node.stats().channels().topics() == 1);
-      SocketClient reader = f.connect("reader@acme");
+      ProtocolClient<JsonObject> reader = f.connect("reader@acme");
       reader.send(join("room.d1", null));
       assertEquals("presence", t(reader.next()));
       String payload = "\"" + "x".repeat(60 * 1024) + "\"";

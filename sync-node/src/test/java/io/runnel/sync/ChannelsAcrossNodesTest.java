@@ -21,6 +21,7 @@ import io.runnel.sync.channel.ChannelMessage;
 import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import java.net.http.HttpResponse;
@@ -94,8 +95,8 @@ class ChannelsAcrossNodesTest {
   @Test
   void anEventPostedOnOneNodeReachesTheMembersOfBothAndDeliveredCountsThisNodesOnly() throws Exception {
     try (Node a = natsNode("a1"); Node b = natsNode("b1")) {
-      SocketClient ada = a.f().connect("ada@acme");
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       ada.send(join("room.x1", null));
       bob.send(join("room.x1", null));
       assertEquals("presence", t(ada.next()));
@@ -117,16 +118,16 @@ class ChannelsAcrossNodesTest {
   @Test
   void aJoinAndALeaveOnOneNodeReachTheOtherNodesMembersAsDiffsAndItsRosters() throws Exception {
     try (Node a = natsNode("a2"); Node b = natsNode("b2")) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.p2", meta("Ada")));
       ada.next();
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.p2", meta("Bob")));
       bob.next();
       a.heard().seated("room.p2", "bob");
       flush(a);
       JsonObject joined = ada.next();
-      SocketClient cy = a.f().connect("cy@acme");
+      ProtocolClient<JsonObject> cy = a.f().connect("cy@acme");
       cy.send(join("room.p2", null));
       JsonObject roster = cy.next();
       bob.send("{\"t\":\"leave\",\"topic\":\"room.p2\"}");
@@ -149,11 +150,11 @@ class ChannelsAcrossNodesTest {
   @Test
   void aNodeThatStartsHoldingATopicLateLearnsTheSeatsTheOtherNodesHold() throws Exception {
     try (Node a = natsNode("a3"); Node b = natsNode("b3")) {
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.l3", meta("Bob")));
       bob.next();
       a.f().clock.advance(Duration.ofSeconds(1));
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.l3", meta("Ada")));
       JsonObject first = ada.next();
       a.heard().seated("room.l3", "bob");
@@ -163,7 +164,7 @@ class ChannelsAcrossNodesTest {
       for (JsonObject frame : until(ada)) {
         seenByAda.addAll(keys(frame, "joins"));
       }
-      SocketClient cy = a.f().connect("cy@acme");
+      ProtocolClient<JsonObject> cy = a.f().connect("cy@acme");
       cy.send(join("room.l3", null));
       JsonObject roster = cy.next();
       assertAll(
@@ -178,11 +179,11 @@ class ChannelsAcrossNodesTest {
   @Test
   void aNodeGoneWithoutAGoodbyeHasItsMembersLeaveTheOtherNodeWithinThePresenceTtl() throws Exception {
     try (Node a = natsNode("a4")) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.t4", meta("Ada")));
       ada.next();
       Node b = natsNode("b4");
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.t4", meta("Bob")));
       bob.next();
       a.heard().seated("room.t4", "bob");
@@ -208,10 +209,10 @@ class ChannelsAcrossNodesTest {
   @Test
   void aNodeThatKeepsAnnouncingKeepsItsMembersOnTheOtherNodePastTheTtl() throws Exception {
     try (Node a = natsNode("a5"); Node b = natsNode("b5")) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.k5", meta("Ada")));
       ada.next();
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.k5", meta("Bob")));
       bob.next();
       a.heard().seated("room.k5", "bob");
@@ -233,10 +234,10 @@ class ChannelsAcrossNodesTest {
     try (NatsServer own = NatsServer.start(dir, Map.of());
         Node b = node("b7", reconnecting(own));
         Node a = node("a7", reconnecting(own))) {
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.r7", meta("Bob")));
       bob.next();
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.r7", meta("Ada")));
       ada.next();
       a.heard().seated("room.r7", "bob");
@@ -263,7 +264,7 @@ class ChannelsAcrossNodesTest {
       throws Exception {
     try (NatsServer own = NatsServer.start(dir, Map.of()); Node a = node("a8", reconnecting(own));
         Node b = node("b8", reconnecting(own))) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.d8", null));
       ada.next();
       own.kill();
@@ -272,7 +273,7 @@ class ChannelsAcrossNodesTest {
       HttpResponse<String> sent = a.f().event("bob@acme", "room.d8-new", event("typing", "1"));
       JsonObject heard = ada.next();
       own.startAgain();
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.d8-new", meta("Bob")));
       bob.next();
       // Node a listens again once its transport is back, and asks for the seats: bob's reaches it, and ada's b.
@@ -294,7 +295,7 @@ class ChannelsAcrossNodesTest {
   void aSeatsLateSeatedNeverBringsBackASeatThatLeftAndAnUnstampedOneStillApplies() throws Exception {
     InProcessTransport shared = InProcessTransport.create();
     try (Node a = node("a9", shared)) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.s9", meta("Ada")));
       ada.next();
       // Node b9 is only a bus here, publishing as two of its threads may: bob's leave (stamp 7) overtakes the seated
@@ -327,10 +328,10 @@ class ChannelsAcrossNodesTest {
   void twoNodesInOneJvmShareEventsAndSeatsOverAnInProcessTransport() throws Exception {
     InProcessTransport shared = InProcessTransport.create();
     try (Node a = node("a6", shared); Node b = node("b6", shared)) {
-      SocketClient ada = a.f().connect("ada@acme");
+      ProtocolClient<JsonObject> ada = a.f().connect("ada@acme");
       ada.send(join("room.i6", meta("Ada")));
       ada.next();
-      SocketClient bob = b.f().connect("bob@acme");
+      ProtocolClient<JsonObject> bob = b.f().connect("bob@acme");
       bob.send(join("room.i6", meta("Bob")));
       bob.next();
       a.heard().seated("room.i6", "bob");

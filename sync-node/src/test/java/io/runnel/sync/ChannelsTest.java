@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -78,7 +79,7 @@ class ChannelsTest {
 
   @Test
   void aJoinIsAnsweredFirstByTheRosterAndALeaveEndsTheTopicsEvents() throws Exception {
-    SocketClient c = f.connect("ada@acme");
+    ProtocolClient<JsonObject> c = f.connect("ada@acme");
     c.send(join("room.j1", null));
     JsonObject roster = c.next();
     HttpResponse<String> sent = f.event("bob@acme", "room.j1", event("typing", "{\"x\":1}"));
@@ -103,7 +104,7 @@ class ChannelsTest {
 
   @Test
   void aTopicNoChannelDeclaresOrSpelledAnotherWayIsRefusedWithTopicForbidden() throws Exception {
-    SocketClient c = f.connect("ada@acme");
+    ProtocolClient<JsonObject> c = f.connect("ada@acme");
     List<String> topics = List.of("nochannel.x", "Room.x", "room.a%2e", "room.%41", "org");
     List<JsonObject> answers = new ArrayList<>();
     for (String topic : topics) {
@@ -129,7 +130,7 @@ class ChannelsTest {
 
   @Test
   void aTopicThatDoesNotSpellItsChannelsParamsIsForbiddenAndOneThatDoesIsJoined() throws Exception {
-    SocketClient c = f.connect("ada@acme");
+    ProtocolClient<JsonObject> c = f.connect("ada@acme");
     List<String> topics = List.of("pair.x", "room", "room.a.b", "lobby.x", "room.a%zz");
     List<JsonObject> answers = new ArrayList<>();
     for (String topic : topics) {
@@ -150,8 +151,8 @@ class ChannelsTest {
 
   @Test
   void theChannelsPolicyDecidesEachJoinAndEachEvent() throws Exception {
-    SocketClient ada = f.connect("ada@acme");
-    SocketClient anonymous = f.connect(null);
+    ProtocolClient<JsonObject> ada = f.connect("ada@acme");
+    ProtocolClient<JsonObject> anonymous = f.connect(null);
     ada.send(join("org.acme", null));
     JsonObject own = ada.next();
     List<JsonObject> refused = new ArrayList<>();
@@ -218,14 +219,14 @@ class ChannelsTest {
 
   @Test
   void anEventReachesEveryMemberOnTwoSocketsOnceAndIsCounted() throws Exception {
-    SocketClient a = f.connect("ada@acme");
-    SocketClient b = f.connect("bob@acme");
-    SocketClient other = f.connect("cy@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> other = f.connect("cy@acme");
     a.send(join("room.e1", null));
     b.send(join("room.e1", meta("Bob")));
     other.send(join("room.e2", null));
     a.send(join("room.a%2Eb", null));
-    for (SocketClient c : List.of(a, b, other, a)) {
+    for (ProtocolClient<JsonObject> c : List.of(a, b, other, a)) {
       assertEquals("presence", t(c.next()));
     }
     HttpResponse<String> sent = f.event("cy@acme", "room.e1",
@@ -256,7 +257,7 @@ class ChannelsTest {
 
   @Test
   void anEventWithAnUndeclaredNameAnOversizedPayloadOrABadBodyIsRefused() throws Exception {
-    SocketClient c = f.connect("ada@acme");
+    ProtocolClient<JsonObject> c = f.connect("ada@acme");
     c.send(join("room.big", null));
     c.next();
     String fits = "\"" + "x".repeat(64 * 1024 - 2) + "\"";
@@ -303,12 +304,12 @@ class ChannelsTest {
   @Test
   void aJoinWithAMetaIsInTheRosterAndTheOtherMembersHearOfItInADiff() throws Exception {
     long since = f.clock.millis();
-    SocketClient a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
     a.send(join("room.p1", meta("Ada")));
     JsonObject first = a.next();
     f.ticker.tick();
     List<JsonObject> nothingYet = until(a);
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     b.send(join("room.p1", meta("Bob")));
     JsonObject second = b.next();
     f.clock.advance(Duration.ofMillis(250));
@@ -333,16 +334,16 @@ class ChannelsTest {
 
   @Test
   void rosterChangesAreCoalescedIntoOneDiffAtMostEvery250Milliseconds() throws Exception {
-    SocketClient a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
     a.send(join("room.c1", meta("Ada")));
     a.next();
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     b.send(join("room.c1", meta("Bob")));
     b.next();
     f.ticker.tick();
     JsonObject firstDiff = a.next();
-    SocketClient c = f.connect("cy@acme");
-    SocketClient d = f.connect("di@acme");
+    ProtocolClient<JsonObject> c = f.connect("cy@acme");
+    ProtocolClient<JsonObject> d = f.connect("di@acme");
     c.send(join("room.c1", meta("Cy")));
     c.next();
     d.send(join("room.c1", meta("Di")));
@@ -367,15 +368,15 @@ class ChannelsTest {
         () -> assertEquals(List.of("bob"), leaves(coalesced), "and the leave"),
         () -> assertEquals(3, num(coalesced, "total")),
         () -> assertEquals(List.of(), after, "one frame for the whole spell"));
-    for (SocketClient s : List.of(a, b, c, d)) {
+    for (ProtocolClient<JsonObject> s : List.of(a, b, c, d)) {
       s.close();
     }
   }
 
   @Test
   void aSeatNotHeardForThreeHeartbeatsLeavesAndItsNextJoinSeatsItAgainWithoutARoster() throws Exception {
-    SocketClient a = f.connect("ada@acme");
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     a.send(join("room.h1", meta("Ada")));
     a.next();
     b.send(join("room.h1", meta("Bob")));
@@ -417,8 +418,8 @@ class ChannelsTest {
 
   @Test
   void aSocketThatClosesLeavesAtOnceWithoutWaitingOutTheHeartbeats() throws Exception {
-    SocketClient a = f.connect("ada@acme");
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     a.send(join("room.x1", meta("Ada")));
     a.next();
     b.send(join("room.x1", meta("Bob")));
@@ -445,8 +446,8 @@ class ChannelsTest {
 
   @Test
   void aRepeatedJoinRefreshesTheMetaAndSendsNoRoster() throws Exception {
-    SocketClient a = f.connect("ada@acme");
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     a.send(join("room.r1", JsonObject.builder().put("status", "idle").build()));
     a.next();
     b.send(join("room.r1", meta("Bob")));
@@ -469,7 +470,7 @@ class ChannelsTest {
 
   @Test
   void aPresenceMetaOnAChannelWithoutPresenceIsRefusedAndAHeldTopicIsLeft() throws Exception {
-    SocketClient a = f.connect("ada@meta-org");
+    ProtocolClient<JsonObject> a = f.connect("ada@meta-org");
     a.send(join("org.meta-org", meta("Ada")));
     JsonObject refused = a.next();
     a.send(join("org.meta-org", null));
@@ -489,8 +490,8 @@ class ChannelsTest {
   @Test
   void aPresenceMetaOverTwoKiBIsRefusedAsInputAndABeatWithOneKeepsTheSeatAndItsLastMeta() throws Exception {
     JsonObject big = JsonObject.builder().put("name", "x".repeat(2040)).build();
-    SocketClient a = f.connect("ada@acme");
-    SocketClient b = f.connect("bob@acme");
+    ProtocolClient<JsonObject> a = f.connect("ada@acme");
+    ProtocolClient<JsonObject> b = f.connect("bob@acme");
     a.send(join("room.big-meta", big));
     JsonObject refused = a.next();
     a.send(join("room.big-meta", meta("Ada")));
@@ -514,14 +515,14 @@ class ChannelsTest {
 
   @Test
   void anonymousMembersAreKeyedBySocketAndTwoSocketsOfOneActorAreOneMember() throws Exception {
-    SocketClient anon1 = f.connect(null);
-    SocketClient anon2 = f.connect(null);
+    ProtocolClient<JsonObject> anon1 = f.connect(null);
+    ProtocolClient<JsonObject> anon2 = f.connect(null);
     anon1.send(join("lobby", meta("guest 1")));
     anon1.next();
     anon2.send(join("lobby", meta("guest 2")));
     JsonObject guests = anon2.next();
-    SocketClient tab1 = f.connect("ada@acme");
-    SocketClient tab2 = f.connect("ada@acme");
+    ProtocolClient<JsonObject> tab1 = f.connect("ada@acme");
+    ProtocolClient<JsonObject> tab2 = f.connect("ada@acme");
     tab1.send(join("room.tabs", meta("tab 1")));
     tab1.next();
     f.clock.advance(Duration.ofMillis(5));
@@ -535,7 +536,7 @@ class ChannelsTest {
         () -> assertEquals(1, num(tabs, "total"), "two tabs of Ada are one member"),
         () -> assertEquals("{\"name\":\"tab 2\"}", member(tabs, "members", 0).get("meta").toString(),
             "the meta set last shows"));
-    for (SocketClient s : List.of(anon1, anon2, tab1, tab2)) {
+    for (ProtocolClient<JsonObject> s : List.of(anon1, anon2, tab1, tab2)) {
       s.close();
     }
   }

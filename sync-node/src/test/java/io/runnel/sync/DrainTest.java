@@ -25,6 +25,7 @@ import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.Drained;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -88,7 +89,7 @@ class DrainTest {
   static final class Tracked {
     final String token;
     final List<JsonObject> list = new ArrayList<>();
-    SocketClient socket;
+    ProtocolClient<JsonObject> socket;
     JsonObject cursor;
     /** When obeying a drain ({@link #obey}): the frame's delay, and when (nanoTime) it came. */
     long delayMs;
@@ -161,7 +162,7 @@ class DrainTest {
 
     /** Opens a socket to {@code node}, says hello, subscribes and waits for the subscription to be live. */
     void connect(SyncNode node) throws InterruptedException {
-      socket = SocketClient.open(node.port(), Map.of("Authorization", "Bearer " + token));
+      socket = Sockets.open(node.port(), Map.of("Authorization", "Bearer " + token));
       socket.send("{\"t\":\"hello\",\"v\":1}");
       assertEquals("hello", t(socket.next()));
       socket.send(sub());
@@ -288,7 +289,7 @@ class DrainTest {
       }
       Set<String> everyone = new HashSet<>(OBEYING);
       everyone.add("dan");
-      SocketClient bob = SocketClient.open(b.port(), Map.of("Authorization", "Bearer bob@acme"));
+      ProtocolClient<JsonObject> bob = Sockets.open(b.port(), Map.of("Authorization", "Bearer bob@acme"));
       bob.send(join("room.drain", meta("Bob")));
       Set<String> seenByBob = new HashSet<>();
       while (!seenByBob.containsAll(everyone)) {
@@ -332,7 +333,7 @@ class DrainTest {
         }
       }
       Drained outcome = drained.get(30, TimeUnit.SECONDS);
-      String danEnded = dan.socket.ended;
+      String danEnded = dan.socket.ended();
       int socketsAfter = a.sockets();
       dan.connect(b);
       fixture.commit("INSERT INTO notes VALUES (3000, 'acme', 'written after the move')");

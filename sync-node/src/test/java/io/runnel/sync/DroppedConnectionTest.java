@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import java.time.Duration;
@@ -43,7 +45,7 @@ class DroppedConnectionTest {
 
   @Test
   void aConnectionDroppedWithoutACloseFrameIsLetGoAndItsPresenceLeaves() throws Exception {
-    SocketClient bob = f.connect("bob@acme");
+    ProtocolClient<JsonObject> bob = f.connect("bob@acme");
     bob.send(join("room.dropped", meta("Bob")));
     bob.next();
     try (RawSocket ada = RawSocket.open(f.node.port(), "ada@acme", 0)) {
@@ -53,10 +55,8 @@ class DroppedConnectionTest {
       JsonObject joined = bob.next();
       long before = sockets();
       ada.close();
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (sockets() == before && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      Await.until("the node sees ada's socket go", Duration.ofSeconds(20), Duration.ofMillis(50),
+          () -> sockets() != before);
       f.clock.advance(Duration.ofMillis(250));
       f.ticker.tick();
       JsonObject left = bob.next();

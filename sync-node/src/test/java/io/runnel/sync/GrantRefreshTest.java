@@ -26,9 +26,9 @@ import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.testing.Tokens;
-import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -38,7 +38,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -49,8 +48,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -132,7 +129,7 @@ class GrantRefreshTest {
   Directory directory;
   LiveFixtureAccess fixture;
   SyncNode node;
-  final List<SocketClient> clients = new ArrayList<>();
+  final List<ProtocolClient<JsonObject>> clients = new ArrayList<>();
 
   @BeforeAll
   void start(TestDatabase db) throws Exception {
@@ -149,8 +146,8 @@ class GrantRefreshTest {
 
   @AfterEach
   void stopNode() {
-    for (SocketClient c : clients) {
-      c.ws.abort();
+    for (ProtocolClient<JsonObject> c : clients) {
+      c.abort();
     }
     clients.clear();
     if (node != null) {
@@ -174,22 +171,8 @@ class GrantRefreshTest {
     startNode(directory);
   }
 
-  /** A socket that remembers the code it was closed with. */
-  static final class Client extends SocketClient {
-    final CompletableFuture<Integer> closedWith = new CompletableFuture<>();
-
-    @Override
-    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-      closedWith.complete(statusCode);
-      return super.onClose(webSocket, statusCode, reason);
-    }
-  }
-
-  Client connect(String query) {
-    Client c = new Client();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync" + query), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+  ProtocolClient<JsonObject> connect(String query) {
+    ProtocolClient<JsonObject> c = ProtocolClient.to(node.port()).target("/v1/sync" + query).open(Sockets::json);
     clients.add(c);
     return c;
   }
@@ -200,12 +183,8 @@ class GrantRefreshTest {
    * say that: a clock moved in between schedules the socket's first check past every later advance (a failed CI run
    * of {@link #aRefreshThatRevokesOrNamesAnotherActorClosesTheSocket1008}, under a full suite's load).
    */
-  Client connectAs(String token) throws InterruptedException {
-    Client c = new Client();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + token)
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+  ProtocolClient<JsonObject> connectAs(String token) throws InterruptedException {
+    ProtocolClient<JsonObject> c = Sockets.open(node.port(), Map.of("Authorization", "Bearer " + token));
     clients.add(c);
     JsonObject hello = helloOf(c);
     assertEquals("hello", SyncNodeTest.t(hello), () -> "the node answered the first hello: " + hello);
@@ -213,7 +192,7 @@ class GrantRefreshTest {
   }
 
   /** Subscribes {@code q} as {@code sid} and waits for its snapshot; answers the record keys. */
-  static List<String> sub(SocketClient c, String sid, String q) throws InterruptedException {
+  static List<String> sub(ProtocolClient<JsonObject> c, String sid, String q) throws InterruptedException {
     c.send("{\"t\":\"sub\",\"sid\":\"" + sid + "\",\"q\":\"" + q + "\",\"in\":{}}");
     JsonObject f = c.next();
     assertEquals("snapshot", SyncNodeTest.t(f), () -> sid + " answered with a snapshot: " + f);
@@ -221,7 +200,7 @@ class GrantRefreshTest {
   }
 
   /** Joins {@code topic} and waits for its roster. */
-  static void join(SocketClient c, String topic) throws InterruptedException {
+  static void join(ProtocolClient<JsonObject> c, String topic) throws InterruptedException {
     c.send("{\"t\":\"join\",\"topic\":\"" + topic + "\"}");
     JsonObject f = c.next();
     assertEquals("presence", SyncNodeTest.t(f), () -> topic + " answered with its roster: " + f);
@@ -276,7 +255,7 @@ class GrantRefreshTest {
       throws Exception {
     startDirectoryNode();
     directory.grants.put("ed", new Grant(EDITOR, clock.millis() + Duration.ofHours(1).toMillis()));
-    Client c = connectAs("ed");
+    ProtocolClient<JsonObject> c = connectAs("ed");
     List<String> readerBefore = sub(c, "reader", "readerNotes");
     List<String> deskBefore = sub(c, "desk", "deskNotes");
     List<String> allBefore = sub(c, "all", "allNotes");
@@ -340,7 +319,7 @@ class GrantRefreshTest {
     startDirectoryNode();
     long firstExpiry = clock.millis() + Duration.ofSeconds(50).toMillis();
     directory.grants.put("ed", new Grant(EDITOR, firstExpiry));
-    Client c = connectAs("ed");
+    ProtocolClient<JsonObject> c = connectAs("ed");
     sub(c, "all", "allNotes");
     join(c, EDITORS.topic(Map.of("deskId", "front")));
     directory.refreshes.put("ed", current -> new Grant(EDITOR, clock.millis() + Duration.ofHours(1).toMillis()));
@@ -355,7 +334,7 @@ class GrantRefreshTest {
         () -> assertTrue(first.isEmpty(), () -> "nothing resent: " + first),
         () -> assertTrue(second.isEmpty(), () -> "past the first grant's expiry, still nothing: " + second),
         () -> assertTrue(clock.millis() > firstExpiry, "the first grant has expired by now"),
-        () -> assertFalse(c.closedWith.isDone(), "the socket stays"),
+        () -> assertFalse(c.closedByNode().isDone(), "the socket stays"),
         () -> assertEquals(2, directory.asked.get("ed").get(), "one refresh per check"));
   }
 
@@ -363,7 +342,7 @@ class GrantRefreshTest {
   void aRefreshThatThrowsKeepsTheSocketAndTheNextCheckRetriesAndApplies() throws Exception {
     startDirectoryNode();
     directory.grants.put("ed", new Grant(EDITOR, clock.millis() + Duration.ofHours(1).toMillis()));
-    Client c = connectAs("ed");
+    ProtocolClient<JsonObject> c = connectAs("ed");
     sub(c, "reader", "readerNotes");
     AtomicInteger calls = new AtomicInteger();
     directory.refreshes.put("ed", current -> {
@@ -383,7 +362,7 @@ class GrantRefreshTest {
         () -> assertEquals("refuse", SyncNodeTest.t(refused), "the retry applied the revocation"),
         () -> assertEquals("reader", SyncNodeTest.str(refused, "sid")),
         () -> assertEquals("X_FORBIDDEN", SyncNodeTest.str(refused, "code")),
-        () -> assertFalse(c.closedWith.isDone(), "the socket stays"),
+        () -> assertFalse(c.closedByNode().isDone(), "the socket stays"),
         () -> assertEquals(1, metric(FAILURES)));
   }
 
@@ -396,7 +375,7 @@ class GrantRefreshTest {
   void anExpiredGrantWhoseRefreshThrowsIsRetriedWithinTheGraceAndKeptWhenARetrySucceeds() throws Exception {
     startDirectoryNode();
     directory.grants.put("ed", new Grant(EDITOR, clock.millis() + Duration.ofSeconds(40).toMillis()));
-    Client c = connectAs("ed");
+    ProtocolClient<JsonObject> c = connectAs("ed");
     sub(c, "all", "allNotes");
     AtomicInteger calls = new AtomicInteger();
     directory.refreshes.put("ed", current -> {
@@ -417,14 +396,14 @@ class GrantRefreshTest {
     assertAll(
         () -> assertTrue(expired.isEmpty() && renewed.isEmpty(), "nothing sent while failing, nor once renewed"),
         () -> assertEquals(3, calls.get(), "at 30 s, at the expiry (40 s), then 30 s later"),
-        () -> assertFalse(c.closedWith.isDone(), "the socket stays"));
+        () -> assertFalse(c.closedByNode().isDone(), "the socket stays"));
   }
 
   @Test
   void anExpiredGrantWhoseRefreshKeepsThrowingIsClosed1008OnceTheGraceRunsOut() throws Exception {
     startDirectoryNode();
     directory.grants.put("ed", new Grant(EDITOR, clock.millis() + Duration.ofSeconds(40).toMillis()));
-    Client c = connectAs("ed");
+    ProtocolClient<JsonObject> c = connectAs("ed");
     sub(c, "all", "allNotes");
     directory.refreshes.put("ed", current -> {
       throw new IOException("the user directory is down");
@@ -433,11 +412,11 @@ class GrantRefreshTest {
     awaitMetric(FAILURES, 1);
     clock.advance(Duration.ofSeconds(30));
     awaitMetric(FAILURES, 2);
-    boolean openWithinGrace = !c.closedWith.isDone();
+    boolean openWithinGrace = !c.closedByNode().isDone();
     clock.advance(Duration.ofSeconds(30));
     assertAll(
         () -> assertTrue(openWithinGrace, "kept within the grace"),
-        () -> assertEquals(1008, c.closedWith.get(30, TimeUnit.SECONDS), "closed once 60 s past the expiry"));
+        () -> assertEquals(1008, c.closedByNode().get(30, TimeUnit.SECONDS), "closed once 60 s past the expiry"));
   }
 
   @Test
@@ -447,9 +426,9 @@ class GrantRefreshTest {
     directory.grants.put("ed", new Grant(EDITOR, clock.millis() + hour));
     directory.grants.put("al", new Grant(new Actor("al", "acme", Set.of(), Set.of()), clock.millis() + hour));
     directory.grants.put("bo", new Grant(new Actor("bo", "acme", Set.of(), Set.of()), clock.millis() + hour));
-    Client ed = connectAs("ed");
-    Client al = connectAs("al");
-    Client bo = connectAs("bo");
+    ProtocolClient<JsonObject> ed = connectAs("ed");
+    ProtocolClient<JsonObject> al = connectAs("al");
+    ProtocolClient<JsonObject> bo = connectAs("bo");
     directory.refreshes.put("ed", current -> new Grant(current.actor(), clock.millis()));
     directory.refreshes.put("al", current -> new Grant(new Actor("mallory", "acme", Set.of(), Set.of()),
         current.expiresAt()));
@@ -458,8 +437,8 @@ class GrantRefreshTest {
     awaitMetric(KEPT, 1);
     JsonObject boHello = helloOf(bo);
     assertAll(
-        () -> assertEquals(1008, ed.closedWith.get(30, TimeUnit.SECONDS), "a grant that has expired revokes"),
-        () -> assertEquals(1008, al.closedWith.get(30, TimeUnit.SECONDS), "another actor is another socket"),
+        () -> assertEquals(1008, ed.closedByNode().get(30, TimeUnit.SECONDS), "a grant that has expired revokes"),
+        () -> assertEquals(1008, al.closedByNode().get(30, TimeUnit.SECONDS), "another actor is another socket"),
         () -> assertEquals("hello", SyncNodeTest.t(boHello), "null before the expiry keeps the grant"),
         () -> assertEquals("bo", SyncNodeTest.str(boHello, "actor")),
         () -> assertEquals(2, metric("runnel_grant_checks_total{outcome=\"closed\"}")));
@@ -471,8 +450,8 @@ class GrantRefreshTest {
     long hour = Duration.ofHours(1).toMillis();
     directory.grants.put("mo", new Grant(new Actor("mo", "acme", Set.of(), Set.of()), clock.millis() + hour));
     directory.grants.put("lo", new Grant(new Actor("lo", "acme", Set.of(), Set.of()), clock.millis() + hour));
-    Client mover = connectAs("mo");
-    Client loner = connectAs("lo");
+    ProtocolClient<JsonObject> mover = connectAs("mo");
+    ProtocolClient<JsonObject> loner = connectAs("lo");
     List<String> before = sub(mover, "all", "allNotes");
     sub(loner, "all", "allNotes");
     directory.refreshes.put("mo", current -> new Grant(current.actor().inOrg("globex"), current.expiresAt()));
@@ -497,7 +476,7 @@ class GrantRefreshTest {
         () -> assertEquals("X_TENANCY_ACTOR_ORG_REQUIRED", SyncNodeTest.str(alone, "code")));
   }
 
-  static JsonObject helloOf(SocketClient c) throws InterruptedException {
+  static JsonObject helloOf(ProtocolClient<JsonObject> c) throws InterruptedException {
     c.send("{\"t\":\"hello\",\"v\":1}");
     return c.next();
   }
@@ -513,11 +492,11 @@ class GrantRefreshTest {
     clock = ManualClock.at(Instant.parse("2026-12-02T10:00:00Z"));
     startNode(JwtAuthenticator.hs256(SECRET).clock(clock).skew(Duration.ZERO).build());
     String token = jwt("jo", clock.millis() + Duration.ofSeconds(70).toMillis());
-    Client bearer = connectAs(token);
+    ProtocolClient<JsonObject> bearer = connectAs(token);
     HttpResponse<String> issued = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
         "http://127.0.0.1:" + node.port() + "/v1/tickets")).header("Authorization", "Bearer " + token)
         .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-    Client ticketed = connect("?ticket=" + SyncNodeTest.str((JsonObject) Json.parse(issued.body()), "ticket"));
+    ProtocolClient<JsonObject> ticketed = connect("?ticket=" + SyncNodeTest.str(Sockets.json(issued.body()), "ticket"));
     sub(bearer, "all", "allNotes");
     sub(ticketed, "all", "allNotes");
 
@@ -527,14 +506,14 @@ class GrantRefreshTest {
     JsonObject ticketHello = helloOf(ticketed);
     clock.advance(Duration.ofSeconds(30));
     awaitMetric(KEPT, 4);
-    boolean openBeforeExpiry = !bearer.closedWith.isDone() && !ticketed.closedWith.isDone();
+    boolean openBeforeExpiry = !bearer.closedByNode().isDone() && !ticketed.closedByNode().isDone();
     clock.advance(Duration.ofSeconds(10));
     assertAll(
         () -> assertEquals("hello", SyncNodeTest.t(bearerHello)),
         () -> assertEquals("hello", SyncNodeTest.t(ticketHello), "past the ticket's own 30 s, still open"),
         () -> assertTrue(openBeforeExpiry, "open until the token's exp"),
-        () -> assertEquals(1008, bearer.closedWith.get(30, TimeUnit.SECONDS), "closed at the token's exp"),
-        () -> assertEquals(1008, ticketed.closedWith.get(30, TimeUnit.SECONDS), "and so is the ticket's socket"));
+        () -> assertEquals(1008, bearer.closedByNode().get(30, TimeUnit.SECONDS), "closed at the token's exp"),
+        () -> assertEquals(1008, ticketed.closedByNode().get(30, TimeUnit.SECONDS), "and so is the ticket's socket"));
   }
 
   @Test

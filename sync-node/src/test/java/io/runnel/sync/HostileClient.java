@@ -1,5 +1,6 @@
 package io.runnel.sync;
 
+import io.runnel.testing.Await;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -7,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -137,22 +139,17 @@ final class HostileClient implements Callable<Void> {
       reader.join(Duration.ofSeconds(30));
       tally.add("reconnects");
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (true) {
-      RawSocket.Upgrade u = RawSocket.attempt(port, token == null ? Map.of() : Map.of("Authorization", "Bearer "
-          + token), 0);
-      tally.add("upgrade:" + u.status());
-      if (u.socket() != null) {
-        socket = u.socket();
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the node kept refusing " + token + ": " + u.status() + " " + u.body());
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Map<String, String> headers = token == null ? Map.of() : Map.of("Authorization", "Bearer " + token);
+    RawSocket.Upgrade[] last = {null};
+    Await.until(() -> "the node admits " + token + ", last answered " + last[0].status() + " " + last[0].body(),
+        Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
+          last[0] = RawSocket.attempt(port, headers, 0);
+          tally.add("upgrade:" + last[0].status());
+          return last[0].socket() != null;
+        });
+    RawSocket s = Objects.requireNonNull(last[0].socket());
+    socket = s;
     ended = false;
-    RawSocket s = socket;
     s.readTimeout(Duration.ZERO);
     reader = Thread.ofVirtual().name("hostile-reader").start(() -> read(s));
   }

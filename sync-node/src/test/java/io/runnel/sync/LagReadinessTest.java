@@ -12,6 +12,7 @@ import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -110,7 +111,7 @@ class LagReadinessTest {
               throw new AssertionError(e);
             }
           });
-      SocketClient c = SocketClient.open(node.port(), Map.of("Authorization", "Bearer "
+      ProtocolClient<JsonObject> c = Sockets.open(node.port(), Map.of("Authorization", "Bearer "
           + SyncNodeTest.token("ada", "acme")));
       c.send("{\"t\":\"hello\",\"v\":1}");
       JsonObject hello = c.next();

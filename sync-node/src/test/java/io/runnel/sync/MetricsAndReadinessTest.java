@@ -14,6 +14,7 @@ import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonNumber;
@@ -116,7 +117,7 @@ class MetricsAndReadinessTest {
 
   @Test
   void metricsListEverySeriesTheIssueNamesWithBoundedLabels() throws Exception {
-    SocketClient c = SocketClient.open(node.port(), Map.of("Authorization", "Bearer "
+    ProtocolClient<JsonObject> c = Sockets.open(node.port(), Map.of("Authorization", "Bearer "
         + SyncNodeTest.token("ada", "acme")));
     c.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
     assertEquals("snapshot", SyncNodeTest.t(c.next()));
@@ -190,7 +191,7 @@ class MetricsAndReadinessTest {
         .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).listen("127.0.0.1", 0)
         .meters(shared).build();
     first.start();
-    SocketClient c = SocketClient.open(first.port(), Map.of("Authorization", "Bearer "
+    ProtocolClient<JsonObject> c = Sockets.open(first.port(), Map.of("Authorization", "Bearer "
         + SyncNodeTest.token("ada", "acme")));
     c.send("{\"t\":\"hello\",\"v\":1}");
     c.next();

@@ -15,13 +15,10 @@ import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
+import io.runnel.wire.JsonObject;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -43,30 +40,14 @@ class NodeStopTest {
           .transport(fixture.bus()).dataSource(fixture.pool())
           .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).listen("127.0.0.1", 0).build();
       node.start();
-      CompletableFuture<String> hello = new CompletableFuture<>();
-      CompletableFuture<Integer> closed = new CompletableFuture<>();
-      WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-          .header("Authorization", "Bearer " + SyncNodeTest.token("ada", "acme"))
-          .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), new WebSocket.Listener() {
-            @Override
-            public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-              hello.complete(data.toString());
-              w.request(1);
-              return null;
-            }
-
-            @Override
-            public CompletionStage<?> onClose(WebSocket w, int statusCode, String reason) {
-              closed.complete(statusCode);
-              return null;
-            }
-          }).join();
-      ws.sendText("{\"t\":\"hello\",\"v\":1}", true).join();
-      hello.get(10, TimeUnit.SECONDS);
+      ProtocolClient<JsonObject> ada = ProtocolClient.to(node.port()).bearer(SyncNodeTest.token("ada", "acme"))
+          .open(Sockets::json);
+      ada.send("{\"t\":\"hello\",\"v\":1}");
+      ada.next();
       int open = node.sockets();
 
       node.stop();
-      int code = closed.get(10, TimeUnit.SECONDS);
+      int code = ada.closedByNode().get(10, TimeUnit.SECONDS);
       assertAll(
           () -> assertEquals(1, open, "the socket was open on the node"),
           () -> assertEquals(1001, code, "closed as going away"),

@@ -25,6 +25,7 @@ import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.live.LossyTransport;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
@@ -133,8 +134,8 @@ class RecordsChannelsTest {
     fixture.close();
   }
 
-  SocketClient connect(String token) {
-    return SocketClient.open(node.port(), Map.of("Authorization", "Bearer " + token));
+  ProtocolClient<JsonObject> connect(String token) {
+    return Sockets.open(node.port(), Map.of("Authorization", "Bearer " + token));
   }
 
   /** The position a frame's {@code lsn} spells. */
@@ -150,7 +151,8 @@ class RecordsChannelsTest {
   }
 
   /** Joins {@code topic} with {@code cursor} (a JSON object, or null) and returns what answered it. */
-  static List<JsonObject> joined(SocketClient c, String topic, String cursor) throws InterruptedException {
+  static List<JsonObject> joined(ProtocolClient<JsonObject> c, String topic, String cursor)
+      throws InterruptedException {
     c.send(cursor == null ? join(topic, null)
         : "{\"t\":\"join\",\"topic\":\"" + topic + "\",\"cursor\":" + cursor + "}");
     return until(c);
@@ -259,10 +261,10 @@ class RecordsChannelsTest {
   @Test
   void insertsUpdatesAndDeletesReachTheirTopicsMembersAsNumberedRecordsFramesWithTheirLsnAndWrite()
       throws Exception {
-    SocketClient ada = connect("ada@t1");
-    SocketClient bob = connect("bob@t1");
-    SocketClient eve = connect("eve@t1b");
-    SocketClient cy = connect("cy@t1");
+    ProtocolClient<JsonObject> ada = connect("ada@t1");
+    ProtocolClient<JsonObject> bob = connect("bob@t1");
+    ProtocolClient<JsonObject> eve = connect("eve@t1b");
+    ProtocolClient<JsonObject> cy = connect("cy@t1");
     List<JsonObject> adaJoin = joined(ada, "board.t1", null);
     joined(bob, "board.t1", null);
     List<JsonObject> eveJoin = joined(eve, "board.t1b", null);
@@ -303,7 +305,7 @@ class RecordsChannelsTest {
         () -> assertEquals(1, seq(atEve.get(0)), "its own numbering"),
         () -> assertNotEquals(epoch, str(eveJoin.get(1), "epoch"), "and its own epoch"),
         () -> assertEquals(List.of(), atCy, "a socket that joined nothing gets nothing"));
-    for (SocketClient c : List.of(ada, bob, eve, cy)) {
+    for (ProtocolClient<JsonObject> c : List.of(ada, bob, eve, cy)) {
       c.close();
     }
   }
@@ -311,8 +313,8 @@ class RecordsChannelsTest {
   @Test
   void anUpdateThatMovesARowDeletesItOnTheOldTopicAndPutsItOnTheNewOneUnderReplicaIdentityFull()
       throws Exception {
-    SocketClient ada = connect("ada@m1");
-    SocketClient eve = connect("eve@m2");
+    ProtocolClient<JsonObject> ada = connect("ada@m1");
+    ProtocolClient<JsonObject> eve = connect("eve@m2");
     joined(ada, "board.m1", null);
     joined(eve, "board.m2", null);
     commit("INSERT INTO cards VALUES (301, 'm1', 'moving')");
@@ -338,9 +340,9 @@ class RecordsChannelsTest {
 
   @Test
   void withoutReplicaIdentityFullAnUpdateGapsTheChannelsOtherTopicsAndADeleteGapsThemAll() throws Exception {
-    SocketClient ada = connect("ada@n1");
-    SocketClient eve = connect("eve@n2");
-    SocketClient board = connect("bob@n1");
+    ProtocolClient<JsonObject> ada = connect("ada@n1");
+    ProtocolClient<JsonObject> eve = connect("eve@n2");
+    ProtocolClient<JsonObject> board = connect("bob@n1");
     String adaEpoch = str(joined(ada, "notebook.n1", null).get(1), "epoch");
     String eveEpoch = str(joined(eve, "notebook.n2", null).get(1), "epoch");
     joined(board, "board.n1", null);
@@ -377,7 +379,7 @@ class RecordsChannelsTest {
    */
   @Test
   void aThousandRowsForOneTopicAreOneFrameAfterAFloodsGap() throws Exception {
-    SocketClient bulk = connect("bob@b1");
+    ProtocolClient<JsonObject> bulk = connect("bob@b1");
     joined(bulk, "board.b1", null);
     commit("INSERT INTO cards SELECT 30000 + n, 'b1', 'bulk ' || n FROM generate_series(1, 1001) n");
     List<JsonObject> flooded = until(bulk);
@@ -394,9 +396,9 @@ class RecordsChannelsTest {
 
   @Test
   void aTruncateGapsEveryTopicOfItsChannelAndABulkTransactionGapsTheTopicsItWouldFlood() throws Exception {
-    SocketClient ada = connect("ada@p1");
-    SocketClient eve = connect("eve@p2");
-    SocketClient bulk = connect("bob@b1");
+    ProtocolClient<JsonObject> ada = connect("ada@p1");
+    ProtocolClient<JsonObject> eve = connect("eve@p2");
+    ProtocolClient<JsonObject> bulk = connect("bob@b1");
     String adaEpoch = str(joined(ada, "pins.p1", null).get(1), "epoch");
     joined(eve, "pins.p2", null);
     joined(ada, "board.p1", null);
@@ -419,16 +421,16 @@ class RecordsChannelsTest {
         () -> assertEquals(List.of("gap"), kinds(flooded), "1,001 rows for one topic: gap, not a frame"),
         () -> assertNotEquals(bulkEpoch, str(flooded.get(0), "epoch")),
         () -> assertEquals(1001, ((JsonArray) read.get("records")).size(), "the catch-up read has them"));
-    for (SocketClient c : List.of(ada, eve, bulk)) {
+    for (ProtocolClient<JsonObject> c : List.of(ada, eve, bulk)) {
       c.close();
     }
   }
 
   @Test
   void aJoinWithACursorOfTheCurrentEpochGetsWhatItMissedAndAnyOtherCursorGetsGap() throws Exception {
-    SocketClient bob = connect("bob@r1");
+    ProtocolClient<JsonObject> bob = connect("bob@r1");
     joined(bob, "board.r1", null);
-    SocketClient ada = connect("ada@r1");
+    ProtocolClient<JsonObject> ada = connect("ada@r1");
     String epoch = str(joined(ada, "board.r1", null).get(1), "epoch");
     commit("INSERT INTO cards VALUES (401, 'r1', 'seen')");
     JsonObject seen = until(ada).get(0);
@@ -437,17 +439,17 @@ class RecordsChannelsTest {
     commit("INSERT INTO cards VALUES (402, 'r1', 'missed')");
     commit("UPDATE cards SET title = 'seen, then changed' WHERE id = 401");
     List<JsonObject> atBob = until(bob);
-    SocketClient back = connect("ada@r1");
+    ProtocolClient<JsonObject> back = connect("ada@r1");
     List<JsonObject> resumed = joined(back, "board.r1", cursor(epoch, seq(seen)));
     commit("INSERT INTO cards VALUES (403, 'r1', 'live')");
     List<JsonObject> live = until(back);
     List<JsonObject> liveAtBob = until(bob);
     List<JsonObject> beat = joined(back, "board.r1", cursor("0000000000000000", 0));
-    SocketClient stale = connect("ada@r1");
+    ProtocolClient<JsonObject> stale = connect("ada@r1");
     List<JsonObject> staleJoin = joined(stale, "board.r1", cursor("0123456789abcdef", 1));
-    SocketClient future = connect("ada@r1");
+    ProtocolClient<JsonObject> future = connect("ada@r1");
     List<JsonObject> futureJoin = joined(future, "board.r1", cursor(epoch, 99));
-    SocketClient current = connect("ada@r1");
+    ProtocolClient<JsonObject> current = connect("ada@r1");
     List<JsonObject> currentJoin = joined(current, "board.r1", cursor(epoch, 4));
     assertAll(
         () -> assertEquals(1, seq(seen)),
@@ -463,15 +465,15 @@ class RecordsChannelsTest {
         () -> assertEquals(epoch, str(staleJoin.get(1), "epoch"), "naming the current epoch"),
         () -> assertEquals(List.of("presence", "gap"), kinds(futureJoin), "a seq never sent: gap"),
         () -> assertEquals(List.of("presence"), kinds(currentJoin), "a cursor that missed nothing: only the roster"));
-    for (SocketClient c : List.of(bob, back, stale, future, current)) {
+    for (ProtocolClient<JsonObject> c : List.of(bob, back, stale, future, current)) {
       c.close();
     }
   }
 
   @Test
   void aBusGapSendsGapToEveryMemberAndTheCatchUpReadPlusTheLaterFramesEqualsTheDatabase() throws Exception {
-    SocketClient ada = connect("ada@g1");
-    SocketClient eve = connect("eve@g2");
+    ProtocolClient<JsonObject> ada = connect("ada@g1");
+    ProtocolClient<JsonObject> eve = connect("eve@g2");
     String epoch = str(joined(ada, "board.g1", null).get(1), "epoch");
     joined(eve, "board.g2", null);
     commit("INSERT INTO cards VALUES (501, 'g1', 'before'), (502, 'g1', 'doomed')");

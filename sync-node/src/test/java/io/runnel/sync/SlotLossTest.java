@@ -19,8 +19,10 @@ import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.live.LossyTransport;
+import io.runnel.testing.Await;
 import io.runnel.testing.DedicatedPostgres;
 import io.runnel.testing.EmbeddedPostgresServer;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.SystemPostgres;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
@@ -40,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -150,15 +153,18 @@ class SlotLossTest {
         try (Statement s = lock.createStatement()) {
           s.execute("LOCK TABLE runnel.replication_slots IN ACCESS EXCLUSIVE MODE");
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!"lost".equals(w.walStatus())) {
-          if (System.nanoTime() > deadline) {
-            fail("PostgreSQL did not invalidate the slot: wal_status " + w.walStatus());
-          }
-          w.sql("INSERT INTO filler SELECT g, repeat('x', 200) FROM generate_series(1, 20000) g");
-          w.sql("SELECT pg_switch_wal()");
-          w.sql("CHECKPOINT");
-        }
+        String[] walStatus = {null};
+        Await.until(() -> "PostgreSQL invalidates the slot, wal_status " + walStatus[0], Duration.ofSeconds(60),
+            Duration.ZERO, () -> {
+              walStatus[0] = w.walStatus();
+              if ("lost".equals(walStatus[0])) {
+                return true;
+              }
+              w.sql("INSERT INTO filler SELECT g, repeat('x', 200) FROM generate_series(1, 20000) g");
+              w.sql("SELECT pg_switch_wal()");
+              w.sql("CHECKPOINT");
+              return false;
+            });
         w.sql("UPDATE cards SET title = 'changed in the lost WAL' WHERE id = 1");
         w.lostWrite = w.insertLsn();
         lock.commit();
@@ -193,7 +199,7 @@ class SlotLossTest {
       }
     };
     final Logger replicatorLog = Logger.getLogger(Replicator.class.getName());
-    SocketClient ada;
+    ProtocolClient<JsonObject> ada;
     /** A write's answer LSN inside the lost range (the insert position right after its commit), or null. */
     Lsn lostWrite;
     /** Every frame ada received since she joined, in order. */
@@ -252,7 +258,7 @@ class SlotLossTest {
 
     /** Subscribes ada to the acme board's cards and joins its records topic; waits for the window and the join. */
     void subscribeAndJoin() throws Exception {
-      ada = SocketClient.open(node.port(), Map.of("Authorization", "Bearer ada@acme"));
+      ada = Sockets.open(node.port(), Map.of("Authorization", "Bearer ada@acme"));
       ada.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"boardCards\",\"in\":{\"orgId\":\"acme\"}}");
       JsonObject snapshot = ada.next();
       assertEquals("snapshot", t(snapshot), snapshot.toString());
@@ -263,25 +269,25 @@ class SlotLossTest {
 
     /** Terminates the slot's WAL sender and drops the slot, retrying while the sender still holds it. */
     void dropSlot() throws Exception {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       try (Connection c = connect()) {
-        while (true) {
-          try (PreparedStatement s = c.prepareStatement("SELECT pg_terminate_backend(active_pid) "
-              + "FROM pg_replication_slots WHERE slot_name = ? AND active_pid IS NOT NULL")) {
-            s.setString(1, SLOT);
-            s.execute();
-          }
-          try (PreparedStatement s = c.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
-            s.setString(1, SLOT);
-            s.execute();
-            return;
-          } catch (SQLException e) {
-            if (!"55006".equals(e.getSQLState()) || System.nanoTime() > deadline) {
-              throw e;
-            }
-            Thread.sleep(20);
-          }
-        }
+        Await.until("the slot's WAL sender lets go of it and the slot is dropped", Duration.ofSeconds(30),
+            Duration.ofMillis(20), () -> {
+              try (PreparedStatement s = c.prepareStatement("SELECT pg_terminate_backend(active_pid) "
+                  + "FROM pg_replication_slots WHERE slot_name = ? AND active_pid IS NOT NULL")) {
+                s.setString(1, SLOT);
+                s.execute();
+              }
+              try (PreparedStatement s = c.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+                s.setString(1, SLOT);
+                s.execute();
+                return true;
+              } catch (SQLException e) {
+                if (!"55006".equals(e.getSQLState())) { // 55006 object_in_use: the sender still holds the slot
+                  throw e;
+                }
+                return false;
+              }
+            });
       }
     }
 
@@ -297,27 +303,27 @@ class SlotLossTest {
       LiveFixtureAccess.await("the node holds every change through " + after,
           () -> node.settledThrough(after.point()));
       List<JsonObject> since = new ArrayList<>();
-      JsonObject hello = null;
-      // The window's re-read lands on its lane after the gap: read on until the list holds the row after the loss.
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!list(frames).containsKey("3") || since.stream().noneMatch(f -> t(f).equals("snapshot"))) {
-        if (System.nanoTime() > deadline) {
-          fail("ada's list never caught up: " + since);
-        }
-        if (hello != null) {
-          Thread.sleep(100); // well under the frame rate limit while the re-read lands
+      JsonObject[] hello = {null};
+      // The window's re-read lands on its lane after the gap: read on until the list holds the row after the loss,
+      // asking hello every 100 ms (well under the frame rate limit) while the re-read lands.
+      BooleanSupplier caughtUp = () -> list(frames).containsKey("3")
+          && since.stream().anyMatch(f -> t(f).equals("snapshot"));
+      Await.until(() -> "ada's list catches up: " + since, Duration.ofSeconds(30), Duration.ofMillis(100), () -> {
+        if (caughtUp.getAsBoolean()) {
+          return true;
         }
         ada.send("{\"t\":\"hello\",\"v\":1}");
         for (JsonObject f = ada.next(); ; f = ada.next()) {
           if (t(f).equals("hello")) {
-            hello = f;
+            hello[0] = f;
             break;
           }
           since.add(f);
           frames.add(f);
         }
-      }
-      JsonObject lastHello = hello;
+        return caughtUp.getAsBoolean();
+      });
+      JsonObject lastHello = hello[0];
       Map<String, String> database = RecordsChannelsTest.cards(jdbcUrl, "acme");
       String scrape = registry.scrape();
       List<LogRecord> lost = logged.stream()

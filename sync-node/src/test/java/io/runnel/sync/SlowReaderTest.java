@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.sync.socket.SocketLimits;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonObject;
 import java.net.http.HttpResponse;
@@ -71,12 +73,12 @@ class SlowReaderTest {
   }
 
   private void stuckClientIsCut() throws Exception {
-    SocketClient ada = f.connect("ada@acme");
+    ProtocolClient<JsonObject> ada = f.connect("ada@acme");
     ada.send(join("lobby", null));
     until(ada);
     RawSocket stuck = RawSocket.open(f.node.port(), "bob@acme", 4096);
     stuck.send(join("lobby", null));
-    waitFor("two sockets open", () -> sockets() == 2);
+    Await.until("two sockets are open", Duration.ofSeconds(20), Duration.ofMillis(10), () -> sockets() == 2);
     String payload = "\"" + "p".repeat(8 * 1024) + "\"";
     List<Integer> statuses = new ArrayList<>();
     List<JsonObject> atAda = new ArrayList<>();
@@ -110,20 +112,5 @@ class SlowReaderTest {
     Matcher m = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(f.metrics());
     assertTrue(m.find(), name + " is in /metrics");
     return (long) Double.parseDouble(m.group(1));
-  }
-
-  private static void waitFor(String what, ThrowingCondition condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(what + ": not within 20 s");
-      }
-      Thread.sleep(10);
-    }
-  }
-
-  @FunctionalInterface
-  private interface ThrowingCondition {
-    boolean holds() throws Exception;
   }
 }

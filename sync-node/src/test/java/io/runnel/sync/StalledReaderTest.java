@@ -18,20 +18,16 @@ import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -53,27 +49,22 @@ class StalledReaderTest {
   static final Declarations DECLARATIONS = Declarations.builder()
       .query(Query.of(FEED).on(ITEMS_ENTITY).policy(Policy.authenticated())).build();
 
-  /** Counts patches (a message may arrive in several parts). */
-  static final class Counting implements WebSocket.Listener {
+  /** A reading socket that counts the patches it receives. */
+  static final class Counting {
     final AtomicInteger patches = new AtomicInteger();
-    private final StringBuilder partial = new StringBuilder();
+    final ProtocolClient<String> socket;
 
-    @Override
-    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      partial.append(data);
-      if (last) {
-        if (partial.indexOf("{\"t\":\"patch\"") == 0) {
+    Counting(int port, String token) {
+      socket = ProtocolClient.to(port).bearer(token).open(text -> text, r -> {
+        if (r.text().startsWith("{\"t\":\"patch\"")) {
           patches.incrementAndGet();
         }
-        partial.setLength(0);
-      }
-      webSocket.request(1);
-      return null;
+      });
     }
   }
 
   private static void await(String what, BooleanSupplier condition, int seconds) throws InterruptedException {
-    Await.until(what, Duration.ofSeconds(seconds), condition);
+    Await.until(what, Duration.ofSeconds(seconds), condition::getAsBoolean);
   }
 
   /** Upgrades, subscribes, and never reads again. */
@@ -112,19 +103,12 @@ class StalledReaderTest {
       node.start();
       String token = SyncNodeTest.token("reader", "acme");
       Socket stalled = stalledClient(node.port(), token);
-      HttpClient http = HttpClient.newHttpClient();
-      URI uri = URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync");
       List<Counting> others = new ArrayList<>();
-      List<WebSocket> sockets = new ArrayList<>();
       for (int i = 0; i < OTHERS; i++) {
-        Counting c = new Counting();
         // One reader each: an actor may hold 16 sockets (AdmissionLimits).
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-            .header("Authorization", "Bearer " + SyncNodeTest.token("reader-" + i, "acme")).buildAsync(uri, c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
-        ws.sendText("{\"t\":\"sub\",\"sid\":\"f\",\"q\":\"feed\",\"in\":{}}", true).join();
+        Counting c = new Counting(node.port(), SyncNodeTest.token("reader-" + i, "acme"));
+        c.socket.send("{\"t\":\"sub\",\"sid\":\"f\",\"q\":\"feed\",\"in\":{}}");
         others.add(c);
-        sockets.add(ws);
       }
       await("every socket is open", () -> node.sockets() == OTHERS + 1, 30);
       String body = "y".repeat(1024);
@@ -149,7 +133,7 @@ class StalledReaderTest {
       assertAll(
           () -> assertTrue(node.framesDropped() > 0, "frames were dropped for the stalled socket"),
           () -> assertEquals(1, node.stats().live().windows(), "one window served them all"));
-      sockets.forEach(ws -> ws.sendClose(1000, "done"));
+      others.forEach(c -> c.socket.close());
       stalled.close();
     }
   }

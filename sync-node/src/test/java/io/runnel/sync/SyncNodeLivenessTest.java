@@ -18,17 +18,14 @@ import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,18 +68,8 @@ class SyncNodeLivenessTest {
 
   @Test
   void aQuietSocketThatBeatsIsAnsweredEachTimeAndOneThatStopsIsClosed4001() throws Exception {
-    CompletableFuture<Integer> closed = new CompletableFuture<>();
-    SocketClient c = new SocketClient() {
-      @Override
-      public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-        closed.complete(statusCode);
-        return null;
-      }
-    };
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + SyncNodeTest.token("quiet", "q-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+    ProtocolClient<JsonObject> c = open("quiet", "q-org");
+    CompletableFuture<Integer> closed = c.closedByNode();
     c.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"bigRows\",\"in\":{}}");
     assertEquals("snapshot", SyncNodeTest.t(c.next()));
     for (int beat = 0; beat < 30; beat++) {
@@ -97,11 +84,7 @@ class SyncNodeLivenessTest {
 
   @Test
   void aFrameFloodIsRefusedWithItsCodeAndTheSocketKeepsServingAfterTheBucketRefills() throws Exception {
-    SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + SyncNodeTest.token("flood", "f-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+    ProtocolClient<JsonObject> c = open("flood", "f-org");
     for (int i = 0; i < 300; i++) {
       c.send("{\"t\":\"hello\",\"v\":1}");
     }
@@ -124,23 +107,23 @@ class SyncNodeLivenessTest {
         () -> assertEquals(256, answered, "the burst is served"),
         () -> assertEquals(44, refused, "the rest are refused, the socket stays up"),
         () -> assertEquals("hello", SyncNodeTest.t(after), "served again once the bucket refilled"));
-    c.ws.sendClose(1000, "done").join();
+    c.close();
   }
 
   @Test
   void aSnapshotOfTenThousandRowsLargerThanTheOutboundBoundArrivesWhole() throws Exception {
     fixture.commit("INSERT INTO big_rows SELECT g, 'big-org', repeat('x', 40) FROM generate_series(1, 10000) g");
-    SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + SyncNodeTest.token("big", "big-org"))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+    ProtocolClient<JsonObject> c = open("big", "big-org");
     c.send("{\"t\":\"sub\",\"sid\":\"all\",\"q\":\"bigRows\",\"in\":{}}");
     JsonObject snapshot = c.next();
     assertAll(
         () -> assertEquals("snapshot", SyncNodeTest.t(snapshot)),
         () -> assertEquals(10_000, ((JsonArray) snapshot.get("records")).size()),
         () -> assertTrue(snapshot.toString().length() > 64 * 1024, "larger than the 64 KiB bound"));
-    c.ws.sendClose(1000, "done").join();
+    c.close();
+  }
+
+  private ProtocolClient<JsonObject> open(String actor, String org) throws Exception {
+    return ProtocolClient.to(node.port()).bearer(SyncNodeTest.token(actor, org)).open(Sockets::json);
   }
 }

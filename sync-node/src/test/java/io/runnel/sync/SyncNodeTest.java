@@ -17,6 +17,7 @@ import io.runnel.protocol.Position;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.testing.Tokens;
 import io.runnel.wire.Json;
@@ -36,7 +37,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,8 +76,8 @@ class SyncNodeTest {
     return Tokens.hs256(SECRET).subject(user).org(org).sign();
   }
 
-  SocketClient connect(String token) {
-    return SocketClient.open(node.port(), Map.of("Authorization", "Bearer " + token));
+  ProtocolClient<JsonObject> connect(String token) {
+    return Sockets.open(node.port(), Map.of("Authorization", "Bearer " + token));
   }
 
   static String t(JsonObject frame) {
@@ -91,7 +91,7 @@ class SyncNodeTest {
   @Test
   void helloSubscribeAndAPatchFlowOverARealSocket() throws Exception {
     fixture.commit("INSERT INTO notes VALUES (1, 'acme', 'first')");
-    SocketClient c = connect(token("ada", "acme"));
+    ProtocolClient<JsonObject> c = connect(token("ada", "acme"));
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();
     c.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
@@ -111,15 +111,15 @@ class SyncNodeTest {
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject again = c.next();
     assertTrue(Position.parse(str(again, "lsn")).compareTo(lsn) >= 0, "the hello lsn covers the delivered patch");
-    c.ws.sendClose(1000, "done").join();
+    c.close();
   }
 
   @Test
   void badFramesAreRefusedWithTheirCodesAndTheSocketStaysUp() throws Exception {
-    SocketClient watcher = connect(token("eve", "bad-frames"));
+    ProtocolClient<JsonObject> watcher = connect(token("eve", "bad-frames"));
     watcher.send("{\"t\":\"sub\",\"sid\":\"w\",\"q\":\"notes\",\"in\":{}}");
     assertEquals("snapshot", t(watcher.next()));
-    SocketClient c = connect(token("bob", "acme"));
+    ProtocolClient<JsonObject> c = connect(token("bob", "acme"));
     c.send("not json");
     JsonObject malformed = c.next();
     c.send("{\"t\":\"shout\"}");
@@ -134,7 +134,7 @@ class SyncNodeTest {
     c.next();
     c.send("{\"t\":\"sub\",\"sid\":\"z\",\"q\":\"notes\",\"in\":{}}");
     JsonObject taken = c.next();
-    c.ws.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), true).join();
+    c.sendBinary(new byte[] {1, 2, 3});
     JsonObject binary = c.next();
     c.send("{\"t\":\"sub\",\"sid\":\"deep\",\"q\":\"notes\",\"in\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}");
     JsonObject deep = c.next();
@@ -157,8 +157,8 @@ class SyncNodeTest {
     assertAll(
         () -> assertEquals("patch", t(patch), "another socket keeps receiving correct patches"),
         () -> assertTrue(patch.toString().contains("still served"), patch.toString()));
-    c.ws.sendClose(1000, "done").join();
-    watcher.ws.sendClose(1000, "done").join();
+    c.close();
+    watcher.close();
   }
 
   @Test
@@ -214,10 +214,8 @@ class SyncNodeTest {
     HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port()
         + "/v1/tickets")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     String ticket = str((JsonObject) Json.parse(issued.body()), "ticket");
-    SocketClient c = new SocketClient();
-    c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync?ticket=" + ticket), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
+    ProtocolClient<JsonObject> c = ProtocolClient.to(node.port()).target("/v1/sync?ticket=" + ticket)
+        .open(Sockets::json);
     c.send("{\"t\":\"hello\",\"v\":1}");
     JsonObject hello = c.next();
     String reused = rawUpgrade(null, "/v1/sync?ticket=" + ticket, null);
@@ -229,7 +227,7 @@ class SyncNodeTest {
         () -> assertEquals("cy", str(hello, "actor")),
         () -> assertTrue(reused.startsWith("HTTP/1.1 401") && reused.contains("X_TICKET_INVALID"), reused),
         () -> assertTrue(forged.startsWith("HTTP/1.1 401") && forged.contains("X_TICKET_INVALID"), forged));
-    c.ws.sendClose(1000, "done").join();
+    c.close();
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.helidon.webserver.websocket.WsUpgrader;
 import io.runnel.bus.InProcessTransport;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.socket.HelidonHeaderConstants;
+import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import java.io.BufferedReader;
@@ -20,6 +21,7 @@ import java.lang.reflect.Modifier;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,10 +163,8 @@ class UpgradeBurstTest {
           s.close();
         }
         // Every socket of this round closed on the node before the next round, so none counts twice.
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (node.sockets() > 0 && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Await.until(() -> "every socket of the round closes on the node, " + node.sockets() + " open",
+            Duration.ofSeconds(30), Duration.ofMillis(20), () -> node.sockets() == 0);
       }
     } finally {
       node.stop();

@@ -3,13 +3,12 @@ package io.runnel.testing;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Waits in tests: polls a condition until it holds, and fails with what was awaited once a deadline passes. The
- * polling wait tests use (some older tests still poll in loops of their own); a test that can drive time instead (a
- * {@link ManualClock}, a recording sleeper) does that rather than wait.
+ * Waits in tests: polls a condition until it holds, and fails with what was awaited once a deadline passes. The one
+ * polling wait of the tests; a test that can drive time instead (a {@link ManualClock}, a recording sleeper) does
+ * that rather than wait.
  *
  * <pre>{@code
  * Await.until("the replicator streams", () -> replicator.stats().state() == State.STREAMING);
@@ -27,12 +26,31 @@ public final class Await {
   private Await() {}
 
   /**
+   * A condition a wait polls; it may throw what its look throws (an I/O error reading {@code /metrics}, an SQL error
+   * reading a slot), which ends the wait at once, as it would end the test.
+   *
+   * @param <E> what a look may throw; {@link RuntimeException} for a condition that throws nothing checked
+   */
+  @FunctionalInterface
+  public interface Condition<E extends Exception> {
+
+    /**
+     * Takes one look.
+     *
+     * @return whether the awaited state holds now
+     * @throws E when the look itself fails
+     */
+    boolean holds() throws E;
+  }
+
+  /**
    * Polls {@code condition} until it holds, for at most {@link #DEFAULT}.
    *
    * @throws AssertionError {@code timed out waiting until <what>} once the wait is over
    * @throws InterruptedException when the test's thread is interrupted while it waits
+   * @throws E what a look at the condition threw
    */
-  public static void until(String what, BooleanSupplier condition) throws InterruptedException {
+  public static <E extends Exception> void until(String what, Condition<E> condition) throws InterruptedException, E {
     until(what, DEFAULT, condition);
   }
 
@@ -41,10 +59,25 @@ public final class Await {
    *
    * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
    * @throws InterruptedException when the test's thread is interrupted while it waits
+   * @throws E what a look at the condition threw
    */
-  public static void until(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+  public static <E extends Exception> void until(String what, Duration within, Condition<E> condition)
+      throws InterruptedException, E {
     Objects.requireNonNull(what, "what");
     until(() -> what, within, condition);
+  }
+
+  /**
+   * As {@link #until(String, Duration, Condition)}, sleeping {@code poll} between two looks.
+   *
+   * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
+   * @throws InterruptedException when the test's thread is interrupted while it waits
+   * @throws E what a look at the condition threw
+   */
+  public static <E extends Exception> void until(String what, Duration within, Duration poll, Condition<E> condition)
+      throws InterruptedException, E {
+    Objects.requireNonNull(what, "what");
+    until(() -> what, within, poll, condition);
   }
 
   /**
@@ -53,26 +86,28 @@ public final class Await {
    *
    * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
    * @throws InterruptedException when the test's thread is interrupted while it waits
+   * @throws E what a look at the condition threw
    */
-  public static void until(Supplier<String> what, Duration within, BooleanSupplier condition)
-      throws InterruptedException {
+  public static <E extends Exception> void until(Supplier<String> what, Duration within, Condition<E> condition)
+      throws InterruptedException, E {
     until(what, within, POLL, condition);
   }
 
   /**
-   * As {@link #until(Supplier, Duration, BooleanSupplier)}, sleeping {@code poll} between two looks: shorter for a
+   * As {@link #until(Supplier, Duration, Condition)}, sleeping {@code poll} between two looks: shorter for a
    * condition that is cheap and soon true, longer for one that costs a request.
    *
    * @throws AssertionError {@code timed out waiting until <what>} once {@code within} has passed
    * @throws InterruptedException when the test's thread is interrupted while it waits
+   * @throws E what a look at the condition threw
    */
-  public static void until(Supplier<String> what, Duration within, Duration poll, BooleanSupplier condition)
-      throws InterruptedException {
+  public static <E extends Exception> void until(
+      Supplier<String> what, Duration within, Duration poll, Condition<E> condition) throws InterruptedException, E {
     Objects.requireNonNull(what, "what");
     Objects.requireNonNull(poll, "poll");
     Objects.requireNonNull(condition, "condition");
     long deadline = System.nanoTime() + within.toNanos();
-    while (!condition.getAsBoolean()) {
+    while (!condition.holds()) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError("timed out waiting until " + what.get() + " (" + within.toMillis() + " ms)");
       }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
@@ -137,7 +138,7 @@ class BoardAppTest {
     return "{\"t\":\"sub\",\"sid\":\"" + sid + "\",\"q\":\"" + query + "\",\"in\":" + input + "}";
   }
 
-  static List<BoardSocket.Frame> framesOf(List<BoardSocket.Frame> frames, String sid) {
+  static List<BoardFrame> framesOf(List<BoardFrame> frames, String sid) {
     return frames.stream().filter(f -> sid.equals(f.sid())).toList();
   }
 
@@ -151,7 +152,7 @@ class BoardAppTest {
   }
 
   /** Checks a socket refusal: the sid's only frame is a {@code refuse} with that code. */
-  static List<Executable> refused(String what, List<BoardSocket.Frame> frames, String code) {
+  static List<Executable> refused(String what, List<BoardFrame> frames, String code) {
     return List.of(
         () -> assertEquals(1, frames.size(), what + ": one frame, no snapshot: " + frames),
         () -> assertEquals("refuse", frames.get(0).t(), what + ": " + frames),
@@ -173,8 +174,8 @@ class BoardAppTest {
     BoardHttp.Answer post = http.query(grace, "post", postInput(ACME_POST));
     BoardHttp.Answer feed = http.query(grace, "liveFeed", "{\"orgId\":\"acme\"}");
     BoardHttp.Answer ownFeed = http.query(grace, "liveFeed", "{\"orgId\":\"globex\"}");
-    List<BoardSocket.Frame> frames;
-    try (BoardSocket socket = BoardSocket.open(app.port(), grace)) {
+    List<BoardFrame> frames;
+    try (ProtocolClient<BoardFrame> socket = BoardFrame.socket(app.port(), grace)) {
       socket.send("{\"t\":\"hello\",\"v\":1}");
       socket.send(sub("acmePost", "post", postInput(ACME_POST)));
       socket.send(sub("acmeFeed", "liveFeed", "{\"orgId\":\"acme\"}"));
@@ -183,7 +184,7 @@ class BoardAppTest {
       frames = socket.until(f -> f.t().equals("snapshot") && "ownPost".equals(f.sid()));
     }
     String after = writeState();
-    List<BoardSocket.Frame> own = framesOf(frames, "ownPost");
+    List<BoardFrame> own = framesOf(frames, "ownPost");
     List<String> answers = new ArrayList<>();
     for (BoardHttp.Answer a : List.of(like, unlike, delete, post, feed)) {
       answers.add(a.raw().body());
@@ -216,12 +217,12 @@ class BoardAppTest {
     String before = writeState();
     BoardHttp.Answer post = http.query(grace, "post", postInput(nowhere));
     BoardHttp.Answer like = http.mutate(grace, "likePost", ref(nowhere));
-    List<BoardSocket.Frame> frames;
-    try (BoardSocket socket = BoardSocket.open(app.port(), grace)) {
+    List<BoardFrame> frames;
+    try (ProtocolClient<BoardFrame> socket = BoardFrame.socket(app.port(), grace)) {
       socket.send(sub("nowhere", "post", postInput(nowhere)));
       frames = socket.until(f -> "nowhere".equals(f.sid()));
     }
-    BoardSocket.Frame last = frames.get(frames.size() - 1);
+    BoardFrame last = frames.get(frames.size() - 1);
     assertAll(
         () -> assertEquals(200, post.status(), String.valueOf(post.body())),
         () -> assertEquals(List.of(), ((JsonArray) post.get("records")).elements(), "an empty read"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNumber;
@@ -48,14 +49,14 @@ class BoardChannelTest {
     String ada = http.token("ada");
     String alan = http.token("alan");
     String grace = http.token("grace");
-    try (BoardSocket adaSocket = BoardSocket.open(app.port(), ada);
-        BoardSocket graceSocket = BoardSocket.open(app.port(), grace)) {
+    try (ProtocolClient<BoardFrame> adaSocket = BoardFrame.socket(app.port(), ada);
+        ProtocolClient<BoardFrame> graceSocket = BoardFrame.socket(app.port(), grace)) {
       adaSocket.send(join("org.acme", "ada"));
-      List<BoardSocket.Frame> roster = adaSocket.until(f -> f.t().equals("presence"));
+      List<BoardFrame> roster = adaSocket.until(f -> f.t().equals("presence"));
       graceSocket.send(join("org.acme", "grace"));
-      List<BoardSocket.Frame> refused = graceSocket.until(f -> f.t().equals("refuse"));
+      List<BoardFrame> refused = graceSocket.until(f -> f.t().equals("refuse"));
       BoardHttp.Answer typing = http.event(alan, "org.acme", "{\"event\":\"typing\",\"payload\":{\"user\":\"alan\"}}");
-      List<BoardSocket.Frame> heard = adaSocket.until(f -> f.t().equals("event"));
+      List<BoardFrame> heard = adaSocket.until(f -> f.t().equals("event"));
       BoardHttp.Answer graceTyping = http.event(grace, "org.acme", "{\"event\":\"typing\",\"payload\":{}}");
       BoardHttp.Answer unknownEvent = http.event(alan, "org.acme", "{\"event\":\"shouting\",\"payload\":{}}");
       JsonObject presence = roster.get(roster.size() - 1).json();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.sync.socket.Drained;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonNumber;
 import java.net.URI;
@@ -28,12 +29,12 @@ class BoardDrainTest {
       throws Exception {
     try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true", "RUNNEL_DRAIN_SPREAD_MS", "500"))) {
       String ada = new BoardHttp(app.port()).token("ada");
-      BoardSocket socket = BoardSocket.open(app.port(), ada);
+      ProtocolClient<BoardFrame> socket = BoardFrame.socket(app.port(), ada);
       socket.send("{\"t\":\"hello\",\"v\":1}");
       socket.until(f -> f.t().equals("hello"));
       Drained drained = app.drainNode();
-      List<BoardSocket.Frame> frames = socket.until(f -> f.t().equals("reconnect"));
-      BoardSocket.Frame reconnect = frames.get(frames.size() - 1);
+      List<BoardFrame> frames = socket.until(f -> f.t().equals("reconnect"));
+      BoardFrame reconnect = frames.get(frames.size() - 1);
       long delay = ((JsonNumber) reconnect.json().get("delayMs")).longValueExact();
       HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + app.port() + "/readyz")).timeout(Duration.ofSeconds(10)).build(),

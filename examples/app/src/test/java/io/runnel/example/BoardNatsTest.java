@@ -10,6 +10,7 @@ import io.runnel.bus.NatsTransport;
 import io.runnel.bus.Subjects;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
@@ -44,8 +45,8 @@ class BoardNatsTest {
         BoardHttp http = new BoardHttp(app.port());
         String ada = http.token("ada");
         String id = UUID.randomUUID().toString();
-        List<BoardSocket.Frame> frames;
-        try (BoardSocket socket = BoardSocket.open(app.port(), ada)) {
+        List<BoardFrame> frames;
+        try (ProtocolClient<BoardFrame> socket = BoardFrame.socket(app.port(), ada)) {
           socket.send("{\"t\":\"hello\",\"v\":1}");
           socket.send(BoardAppTest.sub("feed", "liveFeed", "{\"orgId\":\"acme\"}"));
           socket.until(f -> f.t().equals("snapshot") && "feed".equals(f.sid()));
@@ -54,7 +55,7 @@ class BoardNatsTest {
           assertEquals(200, created.status(), String.valueOf(created.body()));
           frames = socket.until(f -> f.t().equals("patch") && "feed".equals(f.sid()) && f.text().contains(id));
         }
-        BoardSocket.Frame patch = frames.get(frames.size() - 1);
+        BoardFrame patch = frames.get(frames.size() - 1);
         assertAll(
             () -> assertTrue(patch.text().contains("Over NATS"), patch.text()),
             () -> assertTrue(onNats.await(30, TimeUnit.SECONDS), "the change went through the NATS server"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonNumber;
@@ -37,12 +38,12 @@ class BoardSigtermTest {
               "{\"user\":\"ada\"}")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
       String token = ((JsonString) ((JsonObject) Json.parse(signIn.body())).get("token")).value();
       // Not closed by the test: the node closes it (1001) at the end of the drain.
-      BoardSocket socket = BoardSocket.open(port, token);
+      ProtocolClient<BoardFrame> socket = BoardFrame.socket(port, token);
       socket.send("{\"t\":\"hello\",\"v\":1}");
       socket.until(f -> f.t().equals("hello"));
       app.terminate();
-      List<BoardSocket.Frame> frames = socket.until(f -> f.t().equals("reconnect"));
-      BoardSocket.Frame reconnect = frames.get(frames.size() - 1);
+      List<BoardFrame> frames = socket.until(f -> f.t().equals("reconnect"));
+      BoardFrame reconnect = frames.get(frames.size() - 1);
       long delay = ((JsonNumber) reconnect.json().get("delayMs")).longValueExact();
       String drained = app.awaitLine("Runnel: drained:");
       Integer exit = app.awaitExit(30);

@@ -1,32 +1,30 @@
 package io.runnel.example;
 
+import io.runnel.testing.ProtocolClient;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A client of the board as the browser client holds its lists, over a real socket (the JDK's WebSocket client): per
+ * A client of the board as the browser client holds its lists, over a real socket (a {@link ProtocolClient}): per
  * subscription the records in query order, built from {@code snapshot} and changed by each {@code patch}'s ops as
  * {@code docs/protocol.md} defines them, with the latest cursor; the {@code lsn} of the last {@code hello} answer; and
  * the last {@code reconnect} frame a draining node sent. It can leave one node and resume on another with its cursors
  * and held keys.
  */
-final class LiveClient implements WebSocket.Listener, AutoCloseable {
+final class LiveClient implements AutoCloseable {
 
   /** One subscription: its frame, the records in order (key → row) and the latest cursor. */
   private static final class Sub {
@@ -44,14 +42,15 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   private final String name;
   private final String token;
   private final Map<String, Sub> subs = new LinkedHashMap<>();
-  private final StringBuilder partial = new StringBuilder();
   private final List<String> problems = new ArrayList<>();
   private String helloLsn = "";
   private long hellosSent;
   private long hellosAnswered;
   private long reconnectDelayMs = -1;
   private long reconnectAt;
-  private WebSocket ws;
+  /** Counts the sockets opened; frames are applied only from the one it holds now. */
+  private long generation;
+  private @Nullable ProtocolClient<JsonObject> ws;
 
   LiveClient(String name, String token) {
     this.name = name;
@@ -60,11 +59,8 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
 
   /** Opens a socket to the node on {@code port} and says hello; the answers counted are this socket's from here on. */
   synchronized void connect(int port) {
-    ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + token)
-        .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/sync"), this)
-        .orTimeout(30, TimeUnit.SECONDS).join();
-    partial.setLength(0);
+    long mine = ++generation;
+    ws = ProtocolClient.to(port).bearer(token).open(text -> (JsonObject) Json.parse(text), r -> received(mine, r));
     hellosSent = 0;
     hellosAnswered = 0;
     helloLsn = "";
@@ -81,12 +77,13 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
 
   /** Closes the socket (1000), keeping the lists and cursors. */
   void leave() {
-    WebSocket w;
+    ProtocolClient<JsonObject> w;
     synchronized (this) {
-      w = ws;
+      w = Objects.requireNonNull(ws, "connected");
       ws = null;
+      generation++;
     }
-    w.sendClose(1000, "moving").orTimeout(30, TimeUnit.SECONDS).join();
+    w.close(1000, "moving");
   }
 
   /**
@@ -173,27 +170,16 @@ final class LiveClient implements WebSocket.Listener, AutoCloseable {
   }
 
   private void send(String frame) {
-    ws.sendText(frame, true).orTimeout(30, TimeUnit.SECONDS).join();
+    Objects.requireNonNull(ws, "connected").send(frame);
   }
 
-  @Override
-  public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-    synchronized (this) {
-      if (webSocket != ws) {
-        // A socket it left: what comes on it after the leave is not applied (the cursor stays where the list is).
-        webSocket.request(1);
-        return null;
-      }
-      partial.append(data);
-      if (last) {
-        JsonObject f = (JsonObject) Json.parse(partial.toString());
-        partial.setLength(0);
-        apply(f);
-        notifyAll();
-      }
+  private synchronized void received(long socketGeneration, ProtocolClient.Received<JsonObject> r) {
+    if (socketGeneration != generation) {
+      // A socket it left: what comes on it after the leave is not applied (the cursor stays where the list is).
+      return;
     }
-    webSocket.request(1);
-    return null;
+    apply(r.frame());
+    notifyAll();
   }
 
   private void apply(JsonObject f) {

@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.runnel.sync.SocketClient;
+import io.runnel.sync.Sockets;
 import io.runnel.sync.log.JsonLogFormatter;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
@@ -129,7 +130,7 @@ class LogsTest {
   @Test
   void noLogLineHoldsATokenAClaimOrARowValue() throws Exception {
     HttpCalls http = world.http;
-    SocketClient socket = SocketClient.open(world.node.port(), Map.of("Authorization", bearer(TOKEN)));
+    ProtocolClient<JsonObject> socket = Sockets.open(world.node.port(), Map.of("Authorization", bearer(TOKEN)));
     socket.send("{\"t\":\"sub\",\"sid\":\"s1\",\"q\":\"notes\",\"in\":{}}");
     socket.next();
     List<HttpCalls.Answer> answers = new ArrayList<>();
@@ -153,7 +154,7 @@ class LogsTest {
     socket.next();
     socket.close();
     assertThrows(CompletionException.class,
-        () -> SocketClient.open(world.node.port(), Map.of("Authorization", bearer(BAD_TOKEN))),
+        () -> Sockets.open(world.node.port(), Map.of("Authorization", bearer(BAD_TOKEN))),
         "an upgrade with a refused token is refused");
     String all;
     synchronized (lines) {

@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.dsl.server.QueryHash;
 import io.runnel.protocol.Position;
-import io.runnel.sync.SocketClient;
+import io.runnel.sync.Sockets;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.live.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
@@ -287,7 +288,7 @@ class MutateTest {
   }
   @Test
   void aPatchNamesExactlyTheWriteThatMadeItAndNoOtherCallsDigest() throws Exception {
-    SocketClient ada = SocketClient.open(node.port(), Map.of("Authorization", "Bearer ada@echo"));
+    ProtocolClient<JsonObject> ada = Sockets.open(node.port(), Map.of("Authorization", "Bearer ada@echo"));
     ada.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
     assertEquals("snapshot", str(ada.next(), "t"));
     String k1 = key();
@@ -315,7 +316,7 @@ class MutateTest {
 
   @Test
   void aWriteThatChangesNothingASocketSeesIsSettledByTheHelloLsnReachingItsAnswerLsn() throws Exception {
-    SocketClient ada = SocketClient.open(node.port(), Map.of("Authorization", "Bearer ada@settle"));
+    ProtocolClient<JsonObject> ada = Sockets.open(node.port(), Map.of("Authorization", "Bearer ada@settle"));
     ada.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"notes\",\"in\":{}}");
     assertEquals("snapshot", str(ada.next(), "t"));
     HttpCalls.Answer a = http.mutate("bump", "ada@settle", key(), "{\"name\":\"unseen\"}");

@@ -128,7 +128,7 @@ final class LiveFixture implements AutoCloseable {
 
   /** Polls {@code condition} until it holds, failing once {@code within} has passed. */
   static void await(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
-    Await.until(() -> what, within, Duration.ofMillis(2), condition);
+    Await.until(() -> what, within, Duration.ofMillis(2), condition::getAsBoolean);
   }
 
   /** A fresh read of {@code select} (the window's SQL, tenant pinned) as records, in query order. */

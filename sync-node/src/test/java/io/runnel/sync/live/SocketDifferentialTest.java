@@ -9,25 +9,20 @@ import io.runnel.dsl.Select;
 import io.runnel.dsl.server.Query;
 import io.runnel.protocol.Position;
 import io.runnel.protocol.WireRecord;
+import io.runnel.sync.HeldList;
+import io.runnel.sync.Sockets;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.testing.EmbeddedPostgresServer;
+import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
 import io.runnel.testing.Tokens;
-import io.runnel.wire.Json;
 import io.runnel.wire.JsonArray;
-import io.runnel.wire.JsonNull;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
-import io.runnel.wire.JsonValue;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +33,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The differential check end to end through real sockets: the same random scenarios as {@link
@@ -78,96 +74,43 @@ class SocketDifferentialTest {
   }
 
   /** One client socket holding one subscription's list, rebuilt from frames. */
-  static final class Client implements WebSocket.Listener {
-    final List<JsonObject> list = new ArrayList<>();
+  static final class Client {
+    final HeldList list = new HeldList();
     final BlockingQueue<String> hellos = new LinkedBlockingQueue<>();
-    final StringBuilder partial = new StringBuilder();
     /** Written by the socket's thread, read by the test's: copy-on-write, so reading never meets a write. */
     final List<String> frames = new CopyOnWriteArrayList<>();
-    volatile String error;
-    WebSocket ws;
+    @Nullable String unexpected;
+    final ProtocolClient<JsonObject> socket;
 
-    @Override
-    public synchronized CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      partial.append(data);
-      if (last) {
-        String text = partial.toString();
-        partial.setLength(0);
-        frames.add(text.length() > 300 ? text.substring(0, 300) + "…" : text);
-        apply((JsonObject) Json.parse(text));
-      }
-      webSocket.request(1);
-      return null;
+    Client(String token) {
+      socket = ProtocolClient.to(node.port()).bearer(token).open(Sockets::json, this::received);
     }
 
-    private void apply(JsonObject f) {
+    private synchronized void received(ProtocolClient.Received<JsonObject> r) {
+      String text = r.text();
+      frames.add(text.length() > 300 ? text.substring(0, 300) + "…" : text);
+      JsonObject f = r.frame();
       switch (str(f, "t")) {
         case "hello" -> hellos.add(str(f, "lsn"));
-        case "snapshot" -> {
-          list.clear();
-          for (JsonValue r : ((JsonArray) f.get("records")).elements()) {
-            list.add((JsonObject) r);
-          }
-        }
-        case "patch" -> {
-          for (JsonValue v : ((JsonArray) f.get("ops")).elements()) {
-            JsonObject op = (JsonObject) v;
-            String key = str(op, "key");
-            int at = indexOf(key);
-            if ("del".equals(str(op, "op"))) {
-              if (at < 0) {
-                error = "del of a key not held: " + key;
-              } else {
-                list.remove(at);
-              }
-              continue;
-            }
-            JsonObject record = JsonObject.builder().put("type", op.get("type")).put("key", op.get("key"))
-                .put("row", op.get("row")).build();
-            if (!op.members().containsKey("after")) {
-              if (at < 0) {
-                error = "in-place put of a key not held: " + key;
-              } else {
-                list.set(at, record);
-              }
-              continue;
-            }
-            if (at >= 0) {
-              list.remove(at);
-            }
-            JsonValue after = op.get("after");
-            if (after == JsonNull.NULL) {
-              list.add(0, record);
-            } else {
-              int prev = indexOf(((JsonString) after).value());
-              if (prev < 0) {
-                error = "put after a key not held: " + after;
-              } else {
-                list.add(prev + 1, record);
-              }
-            }
-          }
-        }
-        default -> error = "unexpected frame " + f;
+        case "snapshot" -> list.snapshot((JsonArray) f.get("records"));
+        case "patch" -> list.patch((JsonArray) f.get("ops"));
+        default -> unexpected = "unexpected frame " + f;
       }
-    }
-
-    private int indexOf(String key) {
-      for (int i = 0; i < list.size(); i++) {
-        if (str(list.get(i), "key").equals(key)) {
-          return i;
-        }
-      }
-      return -1;
     }
 
     synchronized List<JsonObject> list() {
-      return List.copyOf(list);
+      return list.records();
+    }
+
+    /** The last op it could not apply or the last frame it did not expect, or null. */
+    synchronized @Nullable String error() {
+      List<String> problems = list.problems();
+      return unexpected != null ? unexpected : problems.isEmpty() ? null : problems.get(problems.size() - 1);
     }
 
     /** Sends a hello and waits for its answer: every frame queued before it has arrived. */
     void roundTrip() throws InterruptedException {
-      ws.sendText("{\"t\":\"hello\",\"v\":1}", true).join();
+      socket.send("{\"t\":\"hello\",\"v\":1}");
       assertNotNull(hellos.poll(30, TimeUnit.SECONDS), "the hello was answered");
     }
   }
@@ -189,17 +132,12 @@ class SocketDifferentialTest {
     if (sql.length() > 0) {
       fixture.commit(sql.toString());
     }
-    HttpClient http = HttpClient.newHttpClient();
     List<Client> clients = new ArrayList<>();
     for (LiveWindowDifferentialTest.Sub sub : scenario.subs()) {
       Actor actor = LiveWindowDifferentialTest.actor(orgs[sub.org()], sub.user());
-      Client c = new Client();
-      c.ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-          .header("Authorization", "Bearer " + token(actor))
-          .buildAsync(URI.create("ws://127.0.0.1:" + node.port() + "/v1/sync"), c)
-        .orTimeout(30, TimeUnit.SECONDS).join();
-      c.ws.sendText("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + LiveWindowDifferentialTest.QUERIES.get(sub.query()).name()
-          + "\",\"in\":" + LiveWindowDifferentialTest.Input.CODEC.encode(sub.input()) + "}", true).join();
+      Client c = new Client(token(actor));
+      c.socket.send("{\"t\":\"sub\",\"sid\":\"s\",\"q\":\"" + LiveWindowDifferentialTest.QUERIES.get(sub.query()).name()
+          + "\",\"in\":" + LiveWindowDifferentialTest.Input.CODEC.encode(sub.input()) + "}");
       clients.add(c);
     }
     try {
@@ -218,7 +156,7 @@ class SocketDifferentialTest {
       }
     } finally {
       for (Client c : clients) {
-        c.ws.sendClose(1000, "done");
+        c.socket.close();
       }
     }
   }
@@ -238,7 +176,7 @@ class SocketDifferentialTest {
           expected.add(r.toJson());
         }
       }
-      assertEquals(null, c.error, "client " + i + " frames are well formed " + when);
+      assertEquals(null, c.error(), "client " + i + " frames are well formed " + when);
       assertEquals(expected, c.list(), "client " + i + " (" + sub + ") " + when + "\nframes: " + c.frames);
     }
   }

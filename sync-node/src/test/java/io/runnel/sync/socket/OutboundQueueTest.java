@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.testing.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,9 @@ import org.junit.jupiter.api.Test;
  * the client its heartbeat answer. The writer is held on a latch, so what is queued is exact.
  */
 class OutboundQueueTest {
+
+  /** How long a wait on the writer thread may take before the test fails. */
+  private static final Duration WAIT = Duration.ofSeconds(10);
 
   private final CountDownLatch release = new CountDownLatch(1);
   private final CountDownLatch sending = new CountDownLatch(1);
@@ -53,7 +57,7 @@ class OutboundQueueTest {
     boolean data = offer(q, frame(10));
     boolean answer = offerAnswer(q, "hello");
     release.countDown();
-    waitFor(() -> sent.size() == 2);
+    Await.until("both frames are sent", WAIT, () -> sent.size() == 2);
     assertAll(
         () -> assertFalse(data, "a data frame behind a frame over the bound is refused"),
         () -> assertTrue(answer, "the answer is not"),
@@ -106,7 +110,7 @@ class OutboundQueueTest {
     assertFalse(offerAnswer(q, frame(1)), "and not a byte past that");
     assertEquals(1000 + room, q.bytes());
     release.countDown();
-    waitFor(() -> q.bytes() == 0);
+    Await.until("the queue is empty", WAIT, () -> q.bytes() == 0);
     assertTrue(offer(q, frame(10)), "drained, data is taken again");
     q.close();
     assertFalse(offerAnswer(q, "hello"), "a closed queue takes nothing");
@@ -134,7 +138,8 @@ class OutboundQueueTest {
         expected.add(f);
         assertTrue(offer(q, f));
       }
-      waitFor(() -> out.size() == expected.size() && alive.getAsLong() == 0);
+      Await.until("every frame is out and no writer runs", WAIT,
+          () -> out.size() == expected.size() && alive.getAsLong() == 0);
       assertTrue(drained.get() > burst, "drained ran when burst " + burst + " emptied the queue");
     }
     assertAll(
@@ -153,15 +158,5 @@ class OutboundQueueTest {
 
   private static boolean offerAnswer(OutboundQueue q, String frame) {
     return q.offerAnswer(frame, FrameAssembler.utf8Length(frame));
-  }
-
-  private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 10 s");
-      }
-      Thread.sleep(5);
-    }
   }
 }

@@ -8,16 +8,17 @@ import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.SyncNode;
+import io.runnel.testing.Await;
 import io.runnel.testing.Chromium;
 import io.runnel.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,13 +63,8 @@ final class NotesWorld implements AutoCloseable {
 
   /** Waits until the slot exists and streams: a commit before that would never reach the bus. */
   private void awaitStreaming() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (replicator.stats().state() != ReplicatorStats.State.STREAMING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the replicator did not stream within 30 s: " + replicator.stats());
-      }
-      TimeUnit.MILLISECONDS.sleep(5);
-    }
+    Await.until(() -> "the replicator streams: " + replicator.stats(), Duration.ofSeconds(30),
+        () -> replicator.stats().state() == ReplicatorStats.State.STREAMING);
   }
 
   /** The page's URL for list {@code listId}, signed in as {@code ada@acme}. */
