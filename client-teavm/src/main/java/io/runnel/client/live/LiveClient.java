@@ -28,10 +28,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The page's one socket to a node and the live queries riding on it.
  *
- * <p>Design: each attempt gets a generation number; events of an older socket are ignored, so a late close or
+ * <p>Design: the client is in one phase at a time (stopped, waiting to retry, connecting, online), and one method
+ * moves it from phase to phase, letting go of what the phase it leaves held. Each socket has its own link (the
+ * socket and its timers); events of a socket whose link is no longer the phase's are ignored, so a late close or
  * frame never disturbs the next connection. On open the client sends {@code hello}; the node's answer brings the
- * actor and {@code heartbeatMs}, and only then are the subscriptions sent (each with its cursor and held keys,
- * when they fit in a frame), so a principal change is seen before any resume is asked for. The client beats
+ * actor and {@code heartbeatMs}, and only then are the subscriptions sent (each with its cursor and held keys, when
+ * they fit in a frame), so a principal change is seen before any resume is asked for. The client beats
  * {@code hello} every {@code heartbeatMs}; hearing nothing for two intervals it closes with 4000 and reconnects after
  * an equal-jitter {@link Backoff}, or after a {@code reconnect} frame's delay. A {@code hello} answer's LSN settles
  * writes only when every subscription is live on this connection, so a resume still in flight cannot hide an echo.
@@ -63,28 +65,84 @@ public final class LiveClient {
   private final List<Consumer<ConnectionState>> connectionListeners = new ArrayList<>();
   private final List<Consumer<RunnelException>> errorListeners = new ArrayList<>();
   private final List<LongConsumer> caughtUpListeners = new ArrayList<>();
+  private final @Nullable String orgId;
+  private Phase phase = new Stopped();
   private ConnectionState state;
   private long epoch;
   private int failures;
   private int sids;
-  private int generation;
-  private SocketPort.@Nullable Connection socket;
-  private boolean online;
   private long heartbeatMs = DEFAULT_HEARTBEAT_MS;
-  private boolean actorKnown;
-  private @Nullable String actor;
-  private final @Nullable String orgId;
-  private boolean helloUnused;
-  private boolean stopped = true;
-  /** Set while the client waits out a delay the node named (a {@code reconnect} frame), which nothing cuts short. */
-  private boolean told;
-  private Scheduler.@Nullable Cancellable beat;
-  private Scheduler.@Nullable Cancellable silence;
-  private Scheduler.@Nullable Cancellable retry;
-  private Scheduler.@Nullable Cancellable soon;
-  private Scheduler.@Nullable Cancellable catchUp;
+  /** The actor the node's last {@code hello} answer named (in the page's org), or null before the first answer. */
+  private @Nullable Actor principal;
   /** The connection epoch whose catch-up the listeners heard, or -1. */
   private long caughtUpEpoch = -1;
+
+  /** Where the client is; each phase holds what exists only in it. */
+  private sealed interface Phase permits Stopped, Waiting, Connecting, Online {}
+
+  /** Not started yet, or stopped: no socket and no timer. */
+  private static final class Stopped implements Phase {}
+
+  /** No socket; {@code retry} opens the next one. */
+  private static final class Waiting implements Phase {
+    /** Whether a draining node named the delay (a {@code reconnect} frame), which nothing cuts short. */
+    final boolean nodeNamed;
+    Scheduler.@Nullable Cancellable retry;
+
+    Waiting(boolean nodeNamed) {
+      this.nodeNamed = nodeNamed;
+    }
+  }
+
+  /**
+   * Asking for the URL, opening the socket, or open with {@code hello} sent and not yet answered. It stays its
+   * socket's link (the socket, its timers, and the listener of its events) in the {@link Online} phase that follows,
+   * and events of a socket whose link is no longer the phase's are ignored.
+   */
+  private final class Connecting implements Phase, SocketPort.Listener {
+    /** Null until the endpoint named the URL. */
+    SocketPort.@Nullable Connection socket;
+    Scheduler.@Nullable Cancellable beat;
+    Scheduler.@Nullable Cancellable silence;
+
+    @Override
+    public void opened() {
+      if (link(phase) == this) {
+        sendHello();
+        heard();
+        scheduleBeat();
+      }
+    }
+
+    @Override
+    public void text(String frame) {
+      if (link(phase) == this) {
+        heard();
+        receive(frame);
+        checkCaughtUp();
+      }
+    }
+
+    @Override
+    public void closed(int code, String reason) {
+      if (link(phase) == this) {
+        lost(-1);
+      }
+    }
+  }
+
+  /** The node answered {@code hello} on the socket {@code link} opened. */
+  private static final class Online implements Phase {
+    final Connecting link;
+    Scheduler.@Nullable Cancellable soon;
+    Scheduler.@Nullable Cancellable catchUp;
+    /** Whether a {@code hello} answer was set aside while a subscription was not live. */
+    boolean helloUnused;
+
+    Online(Connecting link) {
+      this.link = link;
+    }
+  }
 
   LiveClient(LiveClientBuilder b) {
     this.sockets = Objects.requireNonNull(b.sockets, "sockets");
@@ -108,21 +166,18 @@ public final class LiveClient {
 
   /** Opens the first connection; the client keeps one open from now on until {@link #stop()}. */
   public void start() {
-    if (stopped) {
-      stopped = false;
+    if (phase instanceof Stopped) {
       connect();
     }
   }
 
   /** Closes the socket (1000), stops reconnecting and tells the listeners {@link ConnectionState.Closed}, once. */
   public void stop() {
-    stopped = true;
-    SocketPort.Connection c = socket;
-    drop();
+    SocketPort.Connection c = socket();
+    enter(new Stopped(), null);
     if (c != null) {
       c.close(1000, "stopped");
     }
-    cancel(retry);
     if (!(state instanceof ConnectionState.Closed)) {
       setState(new ConnectionState.Closed(epoch));
     }
@@ -138,11 +193,12 @@ public final class LiveClient {
    * first answer; already the new one when listeners hear {@code Online}.
    */
   public @Nullable String actorId() {
-    if (!actorKnown) {
+    Actor a = principal;
+    if (a == null) {
       return null;
     }
-    String a = actor;
-    return a == null ? "" : a;
+    String id = a.id();
+    return id == null ? "" : id;
   }
 
   /** Calls {@code listener} with the state now and with every change. */
@@ -185,10 +241,11 @@ public final class LiveClient {
     sids++;
     LiveQuery q = new LiveQuery(this, store, "q" + sids, ref.name(), object, a -> ref.select(input, a));
     queries.put(q.sid(), q);
-    if (actorKnown) {
-      q.actor(principal());
+    Actor a = principal;
+    if (a != null) {
+      q.actor(a);
     }
-    if (online) {
+    if (phase instanceof Online) {
       sendSub(q);
     }
     return q;
@@ -218,10 +275,9 @@ public final class LiveClient {
    * over its window, and the page's word says nothing about it.
    */
   public void reconnectNow() {
-    if (online) {
+    if (phase instanceof Online) {
       beatSoon();
-    } else if (!stopped && !told && state instanceof ConnectionState.Offline) {
-      cancel(retry);
+    } else if (phase instanceof Waiting w && !w.nodeNamed) {
       connect();
     }
   }
@@ -235,34 +291,60 @@ public final class LiveClient {
    * subscriptions instead of resuming them all. Nothing unless online.
    */
   public void beatSoon() {
-    if (online && soon == null) {
-      soon = scheduler.schedule(0, () -> {
-        soon = null;
+    if (phase instanceof Online o && o.soon == null) {
+      o.soon = scheduler.schedule(0, () -> {
+        o.soon = null;
         sendHello();
       });
     }
   }
 
   void released(LiveQuery q) {
-    if (queries.remove(q.sid()) != null && online) {
+    if (queries.remove(q.sid()) != null && phase instanceof Online) {
       send(new ClientFrame.Unsub(q.sid()));
       checkCaughtUp();
     }
   }
 
-  private void connect() {
-    if (stopped) {
-      return;
+  /**
+   * Moves to {@code next}, letting go of what the phase it leaves held: a socket's timers, a retry; leaving the
+   * socket behind (for {@link Waiting} or {@link Stopped}) also marks every subscription and topic unsynced. Then
+   * tells the connection listeners {@code shown}, unless null.
+   */
+  private void enter(Phase next, @Nullable ConnectionState shown) {
+    Phase left = phase;
+    phase = next;
+    if (left instanceof Waiting w) {
+      cancel(w.retry);
+    } else if (left instanceof Online o) {
+      cancel(o.soon);
+      cancel(o.catchUp);
     }
-    int gen = ++generation;
-    told = false;
-    setState(new ConnectionState.Connecting(epoch));
+    Connecting link = link(left);
+    if (link != null && link != link(next)) {
+      cancel(link.beat);
+      cancel(link.silence);
+    }
+    if (link(next) == null) {
+      for (LiveQuery q : queries.values()) {
+        q.unsynced();
+      }
+      topics.offline();
+    }
+    if (shown != null) {
+      setState(shown);
+    }
+  }
+
+  private void connect() {
+    Connecting link = new Connecting();
+    enter(link, new ConnectionState.Connecting(epoch));
     endpoint.url(url -> {
-      if (gen == generation && !stopped) {
-        socket = sockets.open(url, new Listener(gen));
+      if (link(phase) == link) {
+        link.socket = sockets.open(url, link);
       }
     }, reason -> {
-      if (gen == generation) {
+      if (link(phase) == link) {
         lost(-1);
       }
     });
@@ -273,63 +355,25 @@ public final class LiveClient {
    * (a draining node's {@code delayMs}), which counts as no failure.
    */
   private void lost(long delay) {
-    drop();
-    if (stopped) {
-      return;
-    }
-    told = delay >= 0;
-    long wait = told ? delay : backoff.delay(failures++, random.getAsDouble());
-    setState(new ConnectionState.Offline(epoch, scheduler.nowMillis() + wait));
-    retry = scheduler.schedule(wait, this::connect);
+    Waiting w = new Waiting(delay >= 0);
+    long wait = w.nodeNamed ? delay : backoff.delay(failures++, random.getAsDouble());
+    enter(w, new ConnectionState.Offline(epoch, scheduler.nowMillis() + wait));
+    w.retry = scheduler.schedule(wait, () -> {
+      if (phase == w) {
+        connect();
+      }
+    });
   }
 
-  private void drop() {
-    generation++;
-    socket = null;
-    online = false;
-    cancel(beat);
-    cancel(silence);
-    cancel(soon);
-    soon = null;
-    cancel(catchUp);
-    catchUp = null;
-    for (LiveQuery q : queries.values()) {
-      q.unsynced();
-    }
-    topics.offline();
+  /** The socket of {@code p}, with its timers, or null in a phase without one. */
+  private static @Nullable Connecting link(Phase p) {
+    return p instanceof Online o ? o.link : p instanceof Connecting c ? c : null;
   }
 
-  private final class Listener implements SocketPort.Listener {
-    private final int gen;
-
-    Listener(int gen) {
-      this.gen = gen;
-    }
-
-    @Override
-    public void opened() {
-      if (gen == generation) {
-        sendHello();
-        heard();
-        scheduleBeat();
-      }
-    }
-
-    @Override
-    public void text(String frame) {
-      if (gen == generation) {
-        heard();
-        receive(frame);
-        checkCaughtUp();
-      }
-    }
-
-    @Override
-    public void closed(int code, String reason) {
-      if (gen == generation) {
-        lost(-1);
-      }
-    }
+  /** The current phase's socket, or null when it has none (yet). */
+  private SocketPort.@Nullable Connection socket() {
+    Connecting link = link(phase);
+    return link == null ? null : link.socket;
   }
 
   private void receive(String text) {
@@ -363,7 +407,7 @@ public final class LiveClient {
       }
       case ServerFrame.Refuse r -> refused(r);
       case ServerFrame.Reconnect r -> {
-        SocketPort.Connection c = socket;
+        SocketPort.Connection c = socket();
         lost(r.delayMs());
         if (c != null) {
           c.close(1000, "reconnect: " + r.reason());
@@ -379,13 +423,16 @@ public final class LiveClient {
 
   private void hello(ServerFrame.Hello h) {
     heartbeatMs = h.heartbeatMs();
-    if (!online) {
-      online = true;
+    if (phase instanceof Connecting c) {
+      Online online = new Online(c);
+      enter(online, null);
       epoch++;
       failures = 0;
-      boolean principalChanged = actorKnown && !Objects.equals(actor, h.actor());
-      actor = h.actor();
-      actorKnown = true;
+      Actor was = principal;
+      boolean principalChanged = was != null && !Objects.equals(was.id(), h.actor());
+      String id = h.actor();
+      Actor now = id == null ? Actor.anonymous() : Actor.user(id).inOrg(orgId);
+      principal = now;
       if (principalChanged) {
         store.batch(() -> {
           store.clear();
@@ -396,7 +443,7 @@ public final class LiveClient {
         });
       }
       for (LiveQuery q : queries.values()) {
-        q.actor(principal());
+        q.actor(now);
       }
       setState(new ConnectionState.Online(epoch, h.lagMs(), h.asOf()));
       for (LiveQuery q : List.copyOf(queries.values())) {
@@ -407,8 +454,8 @@ public final class LiveClient {
       topics.connected(this::send);
       scheduleBeat();
       long e = epoch;
-      catchUp = scheduler.schedule(CATCH_UP_WAIT_MS, () -> {
-        catchUp = null;
+      online.catchUp = scheduler.schedule(CATCH_UP_WAIT_MS, () -> {
+        online.catchUp = null;
         caughtUp(e);
       });
     } else if (state instanceof ConnectionState.Online o
@@ -419,8 +466,8 @@ public final class LiveClient {
     heard();
     if (allLive()) {
       store.helloLsn(h.lsn());
-    } else {
-      helloUnused = true;
+    } else if (phase instanceof Online o) {
+      o.helloUnused = true;
     }
   }
 
@@ -440,23 +487,23 @@ public final class LiveClient {
 
   /** A subscription went live: if a {@code hello} answer was set aside meanwhile, ask for a fresh one. */
   private void liveAgain() {
-    if (helloUnused && allLive()) {
-      helloUnused = false;
+    if (phase instanceof Online o && o.helloUnused && allLive()) {
+      o.helloUnused = false;
       beatSoon();
     }
   }
 
   /** Tells the catch-up listeners once the connection's subscriptions and topics are all synced. */
   private void checkCaughtUp() {
-    if (online && caughtUpEpoch != epoch && !caughtUpListeners.isEmpty() && allLive()) {
-      cancel(catchUp);
-      catchUp = null;
+    if (phase instanceof Online o && caughtUpEpoch != epoch && !caughtUpListeners.isEmpty() && allLive()) {
+      cancel(o.catchUp);
+      o.catchUp = null;
       caughtUp(epoch);
     }
   }
 
   private void caughtUp(long e) {
-    if (online && e == epoch && caughtUpEpoch != e) {
+    if (phase instanceof Online && e == epoch && caughtUpEpoch != e) {
       caughtUpEpoch = e;
       for (LongConsumer l : List.copyOf(caughtUpListeners)) {
         l.accept(e);
@@ -473,18 +520,13 @@ public final class LiveClient {
     return topics.synced();
   }
 
-  private Actor principal() {
-    String a = actor;
-    return a == null ? Actor.anonymous() : Actor.user(a).inOrg(orgId);
-  }
-
   private void sendSub(LiveQuery q) {
     ClientFrame.Sub sub = q.sub(true);
     String text = json.write(JsonTreeSink.toJson(sub));
     if (sub.cursor() != null && Utf8.length(text) > MAX_FRAME_BYTES) {
       text = json.write(JsonTreeSink.toJson(q.sub(false)));
     }
-    SocketPort.Connection c = socket;
+    SocketPort.Connection c = socket();
     if (c != null) {
       c.send(text);
     }
@@ -495,31 +537,37 @@ public final class LiveClient {
   }
 
   private void send(ClientFrame frame) {
-    SocketPort.Connection c = socket;
+    SocketPort.Connection c = socket();
     if (c != null) {
       c.send(json.write(JsonTreeSink.toJson(frame)));
     }
   }
 
   private void scheduleBeat() {
-    cancel(beat);
-    beat = scheduler.schedule(heartbeatMs, () -> {
-      sendHello();
-      topics.beat();
-      scheduleBeat();
-    });
+    Connecting link = link(phase);
+    if (link != null) {
+      cancel(link.beat);
+      link.beat = scheduler.schedule(heartbeatMs, () -> {
+        sendHello();
+        topics.beat();
+        scheduleBeat();
+      });
+    }
   }
 
   /** Something arrived (or the socket opened): silence is counted from now, two beats long. */
   private void heard() {
-    cancel(silence);
-    silence = scheduler.schedule(2 * heartbeatMs, () -> {
-      SocketPort.Connection c = socket;
-      lost(-1);
-      if (c != null) {
-        c.close(4000, "heartbeat silence");
-      }
-    });
+    Connecting link = link(phase);
+    if (link != null) {
+      cancel(link.silence);
+      link.silence = scheduler.schedule(2 * heartbeatMs, () -> {
+        SocketPort.Connection c = link.socket;
+        lost(-1);
+        if (c != null) {
+          c.close(4000, "heartbeat silence");
+        }
+      });
+    }
   }
 
   private void setState(ConnectionState next) {
