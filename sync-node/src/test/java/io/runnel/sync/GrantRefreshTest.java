@@ -62,7 +62,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Identity over time (issue 13, item 3): a socket's grant is decided again on the node's clock while it is open,
+ * Identity over time: a socket's grant is decided again on the node's clock while it is open,
  * on real sockets, a real PostgreSQL and a manual clock that the node's sweeper reads each second.
  */
 @FreshDatabase

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The board in Chromium when one page loses the network and comes back (issue 10's last browser test). The page's
+ * The board in Chromium when one page loses the network and comes back. The page's
  * {@code /v1/} requests are aborted with {@code page.route} (its calls, its socket tickets and its sign-in), and its
  * socket is cut by stopping the node; the node starts again at once, for the other page, while the cut page, whose
  * tickets fail, stays offline ({@code setOffline} would not cut a WebSocket). The cut page posts (the call reaches

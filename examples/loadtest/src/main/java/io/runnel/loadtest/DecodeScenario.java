@@ -157,8 +157,9 @@ public final class DecodeScenario implements Scenario {
   }
 
   /**
-   * The ratios against the targets of issue 14, steady rates: Runnel ≥ 0.8 × the physical limit (the fastest of the
-   * {@link #LIMITS} readers that ran), ≥ 1.5 × Debezium; and Runnel's ratio to each limit reader, for the record.
+   * The ratios against the decode targets of {@code docs/performance.md}, steady rates: Runnel ≥ 0.8 × the physical
+   * limit (the fastest of the {@link #LIMITS} readers that ran), ≥ 1.5 × Debezium; and Runnel's ratio to each limit
+   * reader, for the record.
    */
   static List<String> ratios(Map<String, DecodeRun> runs) {
     List<String> out = new ArrayList<>();

