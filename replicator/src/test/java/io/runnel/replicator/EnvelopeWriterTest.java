@@ -200,13 +200,10 @@ class EnvelopeWriterTest {
     List<WalMessage.TupleValue> bad = tuple(schema, i -> schema.columnName(i).equals("i4") ? "x" : null);
     List<WalMessage.TupleValue> good = tuple(schema, i -> schema.columnName(i).equals("i4") ? "7" : null);
     WalChange refused = new WalChange(schema, ChangeOp.INSERT, null, bad, null, false,
-        Position.parse("0".repeat(23) + "1"), 1,
-        true, 0, null, "p", 1);
+        Position.parse("0".repeat(23) + "1"), 1, true, 0, null, "p", 1);
     WalChange next = new WalChange(schema, ChangeOp.INSERT, null, good, null, false,
-        Position.parse("0".repeat(23) + "2"), 1, true,
-        0, null, "p", 2);
-    RuntimeException e = Assertions.assertThrows(RuntimeException.class,
-        () -> writer.encode(refused));
+        Position.parse("0".repeat(23) + "2"), 1, true, 0, null, "p", 2);
+    RuntimeException e = Assertions.assertThrows(RuntimeException.class, () -> writer.encode(refused));
     assertAll(
         () -> assertTrue(e instanceof ValueInvalidException, "the type's own refusal: " + e),
         () -> assertEquals(new String(ChangeEnvelope.encode(next.event(), schema.columnTypes()),

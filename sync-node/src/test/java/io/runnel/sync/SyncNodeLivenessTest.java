@@ -54,7 +54,7 @@ class SyncNodeLivenessTest {
     fixture = LiveFixtureAccess.start(db, "liveness", List.of(ROWS_ENTITY));
     node = SyncNode.builder().declarations(DECLARATIONS).transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(JwtAuthenticator.hs256(SyncNodeTest.SECRET).build()).clock(clock).monotonic(clock::nanos)
-            .listen("127.0.0.1", 0)
+        .listen("127.0.0.1", 0)
         .limits(new SocketLimits(256 * 1024, 64 * 1024, 32, Duration.ofSeconds(120), Duration.ofSeconds(10)))
         .build();
     node.start();

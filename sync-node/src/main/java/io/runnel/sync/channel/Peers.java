@@ -14,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * A hub's side of the {@link ChannelBus}: what this node tells the other nodes holding its topics (events, seat
  * changes, roster requests) and what it applies of theirs ({@code docs/channels.md}, "Across nodes").
  *
- * <p>Design: each topic the node holds listens on the bus while it is held; a topic first claimed while the bus is
- * down is <em>deaf</em> and works on this node alone until a later attempt subscribes it ({@link #relisten}, at the bus's
+ * <p>Design: each topic the node holds listens on the bus while it is held; a topic first claimed while the bus is down
+ * is <em>deaf</em> and works on this node alone until a later attempt subscribes it ({@link #relisten}, at the bus's
  * reconnect and every {@link #RELISTEN_MS} from the ticker, on a thread of its own since a subscription may wait for
- * the bus). A topic that starts listening announces its seats and asks for the others'; every third of the presence
- * TTL the node announces all its seats again, and after a reconnect it announces and asks on every topic.
+ * the bus). A topic that starts listening announces its seats and asks for the others'; every third of the presence TTL
+ * the node announces all its seats again, and after a reconnect it announces and asks on every topic.
  *
  * <p>Invariant: every seat change this node publishes carries a stamp from one counter that only rises (it starts at
  * the node's clock in microseconds, {@link #stamps()}), taken by the topic under its lock where the change is made,
