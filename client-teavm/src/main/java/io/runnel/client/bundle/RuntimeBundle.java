@@ -10,7 +10,8 @@ import org.teavm.jso.JSObject;
 /**
  * The entry class of {@code runnel-client.js}, the client runtime with no app declarations (for pages that only
  * read): it exports {@code connect} over an empty {@link Refs}. An app's bundle has its own entry class that
- * registers the app's refs and exports {@code connect} over them (see {@code io.runnel.client.testapp.TestApp}).
+ * registers the app's refs and exports {@code connect} over them (the test app's {@code TestApp}, in module
+ * {@code client-tests}, is one).
  */
 public final class RuntimeBundle {
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.client.browser.JsClient;
-import io.runnel.client.testapp.TestApp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -21,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.teavm.jso.JSExport;
 
 /**
- * The TypeScript declarations shipped next to the bundles ({@code src/main/typescript}, copied to {@code target/js}
- * by the build) name exactly what the Java code exports, with as many parameters: the bundles' functions
- * ({@code @JSExport} statics of {@link RuntimeBundle} and {@link TestApp}), the client's methods ({@link JsClient})
- * and the handle's ({@link JsClient.Handle}).
+ * The TypeScript declarations shipped next to the runtime bundle ({@code src/main/typescript}, copied to
+ * {@code target/js} by the build) name exactly what the Java code exports, with as many parameters: the bundle's
+ * functions ({@code @JSExport} statics of {@link RuntimeBundle}), the client's methods ({@link JsClient}) and the
+ * handle's ({@link JsClient.Handle}). An app bundle's declarations re-export these ({@code client-tests} checks the
+ * test app's).
  */
 class TypeDeclarationsTest {
 
@@ -35,15 +35,6 @@ class TypeDeclarationsTest {
   void theBundleFunctionsAreDeclaredAsRuntimeBundleExportsThem() {
     assertEquals(exports(RuntimeBundle.class, true), functions(declarations("runnel-client.d.ts")),
         "runnel-client.d.ts's `export function`s: names and parameter counts of RuntimeBundle's @JSExport statics");
-  }
-
-  @Test
-  void anAppBundleExportsWhatTheRuntimeDoesSoItsDeclarationsReExportThem() {
-    assertAll(
-        () -> assertEquals(exports(RuntimeBundle.class, true), exports(TestApp.class, true),
-            "TestApp re-exports RuntimeBundle's functions, no more, no fewer"),
-        () -> assertTrue(declarations("test-app.d.ts").contains("export * from './runnel-client.js';"),
-            "test-app.d.ts re-exports runnel-client.d.ts's declarations"));
   }
 
   @Test
@@ -63,10 +54,7 @@ class TypeDeclarationsTest {
     assertAll(
         () -> assertEquals(declarations("runnel-client.d.ts"), shipped("runnel-client.d.ts"),
             "target/js/runnel-client.d.ts is the source's copy"),
-        () -> assertEquals(declarations("test-app.d.ts"), shipped("test-app.d.ts"),
-            "target/js/test-app.d.ts is the source's copy"),
-        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("runnel-client.js")), "next to runnel-client.js"),
-        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("test-app.js")), "next to test-app.js"));
+        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("runnel-client.js")), "next to runnel-client.js"));
   }
 
   @Test
