@@ -10,6 +10,9 @@ import org.jspecify.annotations.Nullable;
 public sealed interface ConnectionState permits ConnectionState.Connecting, ConnectionState.Online,
     ConnectionState.Offline, ConnectionState.Closed {
 
+  /** The count of connections so far: this connection's number when {@link Online}, from 1. */
+  long epoch();
+
   /**
    * Opening a socket.
    *

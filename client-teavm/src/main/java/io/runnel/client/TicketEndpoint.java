@@ -67,18 +67,18 @@ final class TicketEndpoint implements SyncEndpoint {
 
   /** A 401 to the first token asks once for a refreshed one; any other miss is a failure (the client backs off). */
   private void ticket(HttpPort.Outcome outcome, boolean refreshed, Consumer<String> ready, Consumer<String> failed) {
-    switch (outcome) {
-      case HttpPort.NetworkFailed f -> failed.accept("No ticket: " + f.reason());
-      case HttpPort.Answered a -> {
-        String ticket = a.status() == 200 ? ticketOf(a.body()) : null;
-        if (ticket != null) {
-          ready.accept(socketUrl + "?ticket=" + ticket);
-        } else if (a.status() == 401 && !refreshed) {
-          ask(true, ready, failed);
-        } else {
-          failed.accept("No ticket: the node answered " + a.status());
-        }
-      }
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    if (!(outcome instanceof HttpPort.Answered a)) {
+      failed.accept("No ticket: " + ((HttpPort.NetworkFailed) outcome).reason());
+      return;
+    }
+    String ticket = a.status() == 200 ? ticketOf(a.body()) : null;
+    if (ticket != null) {
+      ready.accept(socketUrl + "?ticket=" + ticket);
+    } else if (a.status() == 401 && !refreshed) {
+      ask(true, ready, failed);
+    } else {
+      failed.accept("No ticket: the node answered " + a.status());
     }
   }
 

@@ -9,15 +9,23 @@ package io.runnel.wire;
  */
 public sealed interface JsonValue permits JsonObject, JsonArray, JsonString, JsonNumber, JsonBoolean, JsonNull {
 
-  /** The JSON type's name as error messages spell it: object, array, string, number, boolean or null. */
+  /**
+   * The JSON type's name as error messages spell it: object, array, string, number, boolean or null. (A chain of
+   * {@code instanceof}, not a type switch, which TeaVM writes out at length: {@code docs/client.md}, "Type switches".)
+   */
   default String typeName() {
-    return switch (this) {
-      case JsonObject o -> "object";
-      case JsonArray a -> "array";
-      case JsonString s -> "string";
-      case JsonNumber n -> "number";
-      case JsonBoolean b -> "boolean";
-      case JsonNull n -> "null";
-    };
+    if (this instanceof JsonObject) {
+      return "object";
+    }
+    if (this instanceof JsonArray) {
+      return "array";
+    }
+    if (this instanceof JsonString) {
+      return "string";
+    }
+    if (this instanceof JsonNumber) {
+      return "number";
+    }
+    return this instanceof JsonBoolean ? "boolean" : "null";
   }
 }

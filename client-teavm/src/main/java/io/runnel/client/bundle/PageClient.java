@@ -198,10 +198,12 @@ public final class PageClient {
 
   private JsonObject view(QueryView view) {
     JsonObject.Builder b = JsonObject.builder();
-    switch (view.state()) {
-      case QueryState.Pending p -> b.put("status", "pending");
-      case QueryState.Ready r -> b.put("status", "ready");
-      case QueryState.Failed f -> b.put("status", "failed").put("error", error(f.code(), f.cause(), f.fix()));
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    QueryState state = view.state();
+    if (state instanceof QueryState.Failed f) {
+      b.put("status", "failed").put("error", error(f.code(), f.cause(), f.fix()));
+    } else {
+      b.put("status", state instanceof QueryState.Ready ? "ready" : "pending");
     }
     List<JsonValue> records = new ArrayList<>(view.records().size());
     for (ClientRecord r : view.records()) {
@@ -280,28 +282,25 @@ public final class PageClient {
   }
 
   private static JsonObject connection(ConnectionState state) {
-    return switch (state) {
-      case ConnectionState.Connecting c -> JsonObject.builder().put("state", "connecting").put("epoch", c.epoch())
-          .build();
-      case ConnectionState.Online o -> {
-        JsonObject.Builder b = JsonObject.builder().put("state", "online").put("epoch", o.epoch());
-        if (o.lagMs() != null && o.asOf() != null) {
-          b.put("lagMs", o.lagMs()).put("asOf", o.asOf());
-        }
-        yield b.build();
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    JsonObject.Builder b = JsonObject.builder();
+    if (state instanceof ConnectionState.Online o) {
+      b.put("state", "online").put("epoch", o.epoch());
+      if (o.lagMs() != null && o.asOf() != null) {
+        b.put("lagMs", o.lagMs()).put("asOf", o.asOf());
       }
-      case ConnectionState.Offline o -> JsonObject.builder().put("state", "offline").put("epoch", o.epoch())
-          .put("reconnectAt", o.reconnectAt()).build();
-      case ConnectionState.Closed c -> JsonObject.builder().put("state", "closed").put("epoch", c.epoch()).build();
-    };
+    } else if (state instanceof ConnectionState.Offline o) {
+      b.put("state", "offline").put("epoch", o.epoch()).put("reconnectAt", o.reconnectAt());
+    } else {
+      b.put("state", state instanceof ConnectionState.Closed ? "closed" : "connecting").put("epoch", state.epoch());
+    }
+    return b.build();
   }
 
   private static JsonObject outcome(String writeId, MutationOutcome outcome) {
     JsonObject.Builder b = JsonObject.builder().put("writeId", writeId);
-    return switch (outcome) {
-      case MutationOutcome.Applied a -> b.put("result", a.result()).build();
-      case MutationOutcome.Failed f -> b.put("error", error(f.error())).build();
-    };
+    return outcome instanceof MutationOutcome.Applied a ? b.put("result", a.result()).build()
+        : b.put("error", error(((MutationOutcome.Failed) outcome).error())).build();
   }
 
   private static JsonObject outbox(OutboxState state) {

@@ -68,10 +68,34 @@ public final class Outbox {
   private final PrincipalQueue provisional = PrincipalQueue.provisional();
   private final Map<String, Mutation> calls = new HashMap<>();
   private final List<Consumer<OutboxState>> listeners = new ArrayList<>();
-  private @Nullable PrincipalQueue active;
+  private SignIn signedIn = new Nobody();
   private @Nullable OutboxState published;
+  /** Whether the connection has been online (its lists caught up) once: provisional calls wait until it has. */
   private boolean heardOnline;
-  private boolean confirmed;
+
+  /** Whose queue the outbox holds: nobody's yet, or a principal's, shown and, once a node named it, sent. */
+  private sealed interface SignIn permits Nobody, Remembered, Named {}
+
+  /** No principal yet: calls wait in the provisional queue. */
+  private static final class Nobody implements SignIn {}
+
+  /** An actor remembered from an earlier page: its queue is shown, and nothing of it is sent. */
+  private static final class Remembered implements SignIn {
+    final PrincipalQueue queue;
+
+    Remembered(PrincipalQueue queue) {
+      this.queue = queue;
+    }
+  }
+
+  /** The actor a node named: its queue is shown and sent. */
+  private static final class Named implements SignIn {
+    final PrincipalQueue queue;
+
+    Named(PrincipalQueue queue) {
+      this.queue = queue;
+    }
+  }
 
   Outbox(OutboxBuilder b) {
     this.ids = Objects.requireNonNull(b.ids, "ids");
@@ -84,7 +108,7 @@ public final class Outbox {
     this.loop = new SendLoop(b, new SendLoop.Host() {
       @Override
       public @Nullable PrincipalQueue active() {
-        return confirmed ? active : null;
+        return signedIn instanceof Named n ? n.queue : null;
       }
 
       @Override
@@ -133,10 +157,10 @@ public final class Outbox {
 
   private void signIn(String principal, boolean named) {
     Objects.requireNonNull(principal, "principal");
-    PrincipalQueue previous = active;
+    PrincipalQueue previous = shown();
     if (previous != null && principal.equals(previous.principal)) {
-      if (named && !confirmed) {
-        confirmed = true;
+      if (named && !(signedIn instanceof Named)) {
+        signedIn = new Named(previous);
         adoptProvisional();
         publish();
         tabs.lead(previous);
@@ -151,8 +175,7 @@ public final class Outbox {
       }
     }
     PrincipalQueue q = queues.computeIfAbsent(Entry.prefix(principal), p -> PrincipalQueue.of(principal));
-    active = q;
-    confirmed = named;
+    signedIn = named ? new Named(q) : new Remembered(q);
     if (q.loaded) {
       runTwins(q);
       adoptProvisional();
@@ -181,8 +204,8 @@ public final class Outbox {
   public <I> Mutation mutate(MutatorRef<I> ref, I input) {
     Objects.requireNonNull(ref, "ref");
     Objects.requireNonNull(input, "input");
-    PrincipalQueue signedIn = active;
-    PrincipalQueue q = signedIn != null ? signedIn : provisional;
+    PrincipalQueue shown = shown();
+    PrincipalQueue q = shown != null ? shown : provisional;
     JsonValue encoded = ref.codec().encode(input);
     String writeId = ref.name() + ":" + ids.uuid();
     Entry e = new Entry(0, writeId, ref.name(), encoded, scheduler.nowMillis());
@@ -231,15 +254,13 @@ public final class Outbox {
    * begun with no connection is not cut.
    */
   public void connection(ConnectionState state) {
-    switch (Objects.requireNonNull(state, "state")) {
-      case ConnectionState.Online o -> {
-        heardOnline = true;
-        adoptProvisional();
-        loop.online(o.epoch());
-      }
-      case ConnectionState.Connecting c -> loop.lost(c.epoch());
-      case ConnectionState.Offline off -> loop.lost(off.epoch());
-      case ConnectionState.Closed closed -> loop.lost(closed.epoch());
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    if (Objects.requireNonNull(state, "state") instanceof ConnectionState.Online) {
+      heardOnline = true;
+      adoptProvisional();
+      loop.online(state.epoch());
+    } else {
+      loop.lost(state.epoch());
     }
   }
 
@@ -285,7 +306,7 @@ public final class Outbox {
   /** Forgets the failed write {@code writeId} (the page has shown it); nothing when it is not failed. */
   public void dismiss(String writeId) {
     Objects.requireNonNull(writeId, "writeId");
-    PrincipalQueue q = active;
+    PrincipalQueue q = shown();
     boolean removed = q != null && forget(q.failed, writeId);
     if (forget(provisional.failed, writeId) || removed) {
       publish();
@@ -308,7 +329,7 @@ public final class Outbox {
   public OutboxState state() {
     List<OutboxState.PendingWrite> pending = new ArrayList<>();
     List<OutboxState.FailedWrite> failed = new ArrayList<>();
-    PrincipalQueue q = active;
+    PrincipalQueue q = shown();
     if (q != null) {
       pendingOf(q, pending);
       failed.addAll(q.failed);
@@ -354,7 +375,7 @@ public final class Outbox {
   /** {@code q}'s stored entries are back: when it is still the signed-in queue, its twins run and it is sent. */
   private void restored(PrincipalQueue q) {
     announce(q);
-    if (q == active) {
+    if (q == shown()) {
       runTwins(q);
       adoptProvisional();
       publish();
@@ -371,10 +392,10 @@ public final class Outbox {
       Entry copy = Entry.find(provisional.entries, e.writeId);
       if (copy != null) {
         durable.drop(provisional, copy);
-        if (q != active) {
+        if (q != shown()) {
           writes.dropped(e.writeId);
         }
-      } else if (q == active) {
+      } else if (q == shown()) {
         e.twin.run();
       }
     }
@@ -386,7 +407,7 @@ public final class Outbox {
 
   /** The provisional queue is back: its calls show in the overlay, and join the principal once one is online. */
   private void provisionalRead() {
-    PrincipalQueue q = active;
+    PrincipalQueue q = shown();
     if (q != null && q.loaded) {
       durable.dropCopies(provisional, q, e -> { });
     }
@@ -411,13 +432,20 @@ public final class Outbox {
     }
   }
 
+  /** The signed-in principal's queue, shown whether or not a node named it yet; null before any principal. */
+  private @Nullable PrincipalQueue shown() {
+    SignIn s = signedIn;
+    return s instanceof Named n ? n.queue : s instanceof Remembered r ? r.queue : null;
+  }
+
   /**
    * Hands the provisional queue's entries to the signed-in principal once the outbox has heard {@code Online} and
    * both queues are read back; their twins already ran, so the overlay is left as it is.
    */
   private void adoptProvisional() {
-    PrincipalQueue q = active;
-    if (heardOnline && confirmed && q != null && q.loaded && provisional.loaded && !provisional.entries.isEmpty()) {
+    if (heardOnline && signedIn instanceof Named n && n.queue.loaded && provisional.loaded
+        && !provisional.entries.isEmpty()) {
+      PrincipalQueue q = n.queue;
       durable.move(provisional, q);
       announce(q);
     }
