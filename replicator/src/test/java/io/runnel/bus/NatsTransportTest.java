@@ -53,17 +53,25 @@ class NatsTransportTest {
   /** Publishes and flushes until the bus takes it, as a publisher must (a flush may fail after a reconnect). */
   static void publishUntilTaken(Transport t, String subject, byte[] payload) throws InterruptedException {
     TransportUnavailableException[] last = {null};
-    Await.until(() -> "the bus takes a message on " + subject + ", last refused with " + last[0], WAIT,
-        Duration.ofMillis(50), () -> {
-          try {
-            t.publish(subject, payload);
-            t.flush(Duration.ofSeconds(2));
-            return true;
-          } catch (TransportUnavailableException e) {
-            last[0] = e;
-            return false;
-          }
-        });
+    try {
+      Await.until("the bus takes a message on " + subject, WAIT, Duration.ofMillis(50), () -> {
+        try {
+          t.publish(subject, payload);
+          t.flush(Duration.ofSeconds(2));
+          return true;
+        } catch (TransportUnavailableException e) {
+          last[0] = e;
+          return false;
+        }
+      });
+    } catch (AssertionError timedOut) {
+      TransportUnavailableException refused = last[0];
+      if (refused != null) {
+        refused.addSuppressed(timedOut);
+        throw refused; // the bus's own refusal, as a publisher that gives up sees it
+      }
+      throw timedOut;
+    }
   }
 
   static byte[] bytes(String s) {

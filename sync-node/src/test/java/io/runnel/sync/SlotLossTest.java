@@ -269,6 +269,7 @@ class SlotLossTest {
 
     /** Terminates the slot's WAL sender and drops the slot, retrying while the sender still holds it. */
     void dropSlot() throws Exception {
+      SQLException[] inUse = {null};
       try (Connection c = connect()) {
         Await.until("the slot's WAL sender lets go of it and the slot is dropped", Duration.ofSeconds(30),
             Duration.ofMillis(20), () -> {
@@ -285,9 +286,17 @@ class SlotLossTest {
                 if (!"55006".equals(e.getSQLState())) { // 55006 object_in_use: the sender still holds the slot
                   throw e;
                 }
+                inUse[0] = e;
                 return false;
               }
             });
+      } catch (AssertionError timedOut) {
+        SQLException last = inUse[0];
+        if (last != null) {
+          last.addSuppressed(timedOut);
+          throw last; // PostgreSQL's last refusal, as before the wait gave up
+        }
+        throw timedOut;
       }
     }
 

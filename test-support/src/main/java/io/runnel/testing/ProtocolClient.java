@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A test that must send bytes no WebSocket client would (a bad mask, a torn frame) uses a raw socket instead.
  *
  * <pre>{@code
- * ProtocolClient<JsonObject> ada = ProtocolClient.to(node.port()).bearer(token).open(Frames::json);
+ * ProtocolClient<JsonObject> ada = ProtocolClient.to(node.port()).bearer(token)
+ *     .open(text -> (JsonObject) Json.parse(text));
  * ada.send("{\"t\":\"hello\",\"v\":1}");
  * JsonObject hello = ada.next();
  * ada.close();
@@ -260,12 +261,17 @@ public final class ProtocolClient<F> implements AutoCloseable {
     socket().abort();
   }
 
-  /** Sends a close frame with {@code code} and {@code reason}, waiting until it is written. */
+  /**
+   * Sends a close frame with {@code code} and {@code reason}, waiting until it is written; nothing when the socket has
+   * already ended (the node closed it, or it failed), so a test's cleanup never hides the failure that ended it.
+   */
   public void close(int code, String reason) {
-    socket().sendClose(code, reason).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+    if (ended == null) {
+      socket().sendClose(code, reason).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+    }
   }
 
-  /** Sends a close frame with 1000 (normal closure), waiting until it is written. */
+  /** Sends a close frame with 1000 (normal closure), waiting until it is written; nothing once the socket ended. */
   @Override
   public void close() {
     close(WebSocket.NORMAL_CLOSURE, "done");

@@ -358,11 +358,13 @@ public final class LiveClient {
     Waiting w = new Waiting(delay >= 0);
     long wait = w.nodeNamed ? delay : backoff.delay(failures++, random.getAsDouble());
     enter(w, new ConnectionState.Offline(epoch, scheduler.nowMillis() + wait));
-    w.retry = scheduler.schedule(wait, () -> {
-      if (phase == w) {
-        connect();
-      }
-    });
+    if (phase == w) { // a connection listener may have moved on (reconnectNow, stop) while it was told
+      w.retry = scheduler.schedule(wait, () -> {
+        if (phase == w) {
+          connect();
+        }
+      });
+    }
   }
 
   /** The socket of {@code p}, with its timers, or null in a phase without one. */

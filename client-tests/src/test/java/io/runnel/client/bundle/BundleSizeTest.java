@@ -28,12 +28,9 @@ class BundleSizeTest {
 
   private static final Path JS = Path.of("target", "js");
 
-  /** Where the runtime's bundle is: {@code client-teavm} builds it, before this module in the reactor. */
-  private static final Path RUNTIME = Path.of("..", "client-teavm", "target", "js");
-
   @Test
   void theTestAppBundleIsWithinItsGzipCapAndEverySizeIsPrinted() {
-    Size runtime = Size.of("runnel-client.js", read(RUNTIME.resolve("runnel-client.js")));
+    Size runtime = Size.of("runnel-client.js", read(JS.resolve("runnel-client.js")));
     Size app = Size.of("test-app.js", read(JS.resolve("test-app.js")));
     System.out.println(runtime.line());
     System.out.println(app.line());
@@ -43,7 +40,7 @@ class BundleSizeTest {
 
   @Test
   void bothBundlesAreEsModulesThatExportConnectOnly() {
-    String runtime = text(RUNTIME.resolve("runnel-client.js"));
+    String runtime = text(JS.resolve("runnel-client.js"));
     String app = text(JS.resolve("test-app.js"));
     assertAll(
         () -> assertTrue(runtime.contains("export{"), "runnel-client.js is an ES module"),
@@ -60,7 +57,7 @@ class BundleSizeTest {
 
   @Test
   void theTestAppDoesNotLeakIntoTheRuntimeBundle() {
-    String runtime = text(RUNTIME.resolve("runnel-client.js"));
+    String runtime = text(JS.resolve("runnel-client.js"));
     String app = text(JS.resolve("test-app.js"));
     assertAll(
         () -> assertTrue(app.contains("\"liveFeed\"") && app.contains("\"likePost\""),
@@ -119,8 +116,7 @@ class BundleSizeTest {
 
   private static byte[] read(Path bundle) {
     if (!Files.isRegularFile(bundle)) {
-      throw new AssertionError("TeaVM writes " + bundle.normalize().toAbsolutePath()
-          + " in process-classes; run the build (client-teavm, then this module)");
+      throw new AssertionError("TeaVM writes " + bundle.toAbsolutePath() + " in process-classes; run the build");
     }
     try {
       return Files.readAllBytes(bundle);

@@ -40,7 +40,9 @@ class TestAppDeclarationsTest {
     assertAll(
         () -> assertEquals(read(SOURCE.resolve("test-app.d.ts")), read(SHIPPED.resolve("test-app.d.ts")),
             "target/js/test-app.d.ts is the source's copy"),
-        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("test-app.js")), "next to test-app.js"));
+        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("test-app.js")), "next to test-app.js"),
+        () -> assertTrue(Files.isRegularFile(SHIPPED.resolve("runnel-client.d.ts")),
+            "with the runtime's declarations, which test-app.d.ts re-exports"));
   }
 
   /** Each {@code @JSExport} static method of {@code type} and its parameter count, by name. */

@@ -284,10 +284,11 @@ class ThreeProcessesTest {
    */
   void settle(List<Watcher> watchers) throws Exception {
     Position target = Lsn.parse(one("SELECT pg_current_wal_insert_lsn()::text")).point();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos(); // one wait for them all
     for (Watcher w : watchers) {
       Position[] at = {Position.ZERO};
-      Await.until(() -> w.client() + " reaches " + target + ", at " + at[0], Duration.ofSeconds(30),
-          Duration.ofMillis(50), () -> {
+      Await.until(() -> w.client() + " reaches " + target + " (30 s for every client), at " + at[0],
+          Duration.ofNanos(deadline - System.nanoTime()), Duration.ofMillis(50), () -> {
             at[0] = Position.parse(w.client().helloRoundTrip());
             return !at[0].isBefore(target);
           });
