@@ -31,37 +31,39 @@ public final class Json {
   }
 
   static void write(JsonValue value, StringBuilder out, boolean canonical) {
-    switch (value) {
-      case JsonNull n -> out.append("null");
-      case JsonBoolean b -> out.append(b.value() ? "true" : "false");
-      case JsonNumber n -> out.append(canonical ? EcmaNumbers.toText(n.doubleValue()) : n.text());
-      case JsonString s -> writeString(s.value(), out, canonical);
-      case JsonArray a -> {
-        out.append('[');
-        for (int i = 0; i < a.size(); i++) {
-          if (i > 0) {
-            out.append(',');
-          }
-          write(a.get(i), out, canonical);
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    if (value instanceof JsonObject o) {
+      out.append('{');
+      boolean first = true;
+      Iterable<Map.Entry<String, JsonValue>> members =
+          canonical ? CanonicalJson.sortedMembers(o) : o.members().entrySet();
+      for (Map.Entry<String, JsonValue> e : members) {
+        if (!first) {
+          out.append(',');
         }
-        out.append(']');
+        first = false;
+        writeString(e.getKey(), out, canonical);
+        out.append(':');
+        write(e.getValue(), out, canonical);
       }
-      case JsonObject o -> {
-        out.append('{');
-        boolean first = true;
-        Iterable<Map.Entry<String, JsonValue>> members =
-            canonical ? CanonicalJson.sortedMembers(o) : o.members().entrySet();
-        for (Map.Entry<String, JsonValue> e : members) {
-          if (!first) {
-            out.append(',');
-          }
-          first = false;
-          writeString(e.getKey(), out, canonical);
-          out.append(':');
-          write(e.getValue(), out, canonical);
+      out.append('}');
+    } else if (value instanceof JsonArray a) {
+      out.append('[');
+      for (int i = 0; i < a.size(); i++) {
+        if (i > 0) {
+          out.append(',');
         }
-        out.append('}');
+        write(a.get(i), out, canonical);
       }
+      out.append(']');
+    } else if (value instanceof JsonString s) {
+      writeString(s.value(), out, canonical);
+    } else if (value instanceof JsonNumber n) {
+      out.append(canonical ? EcmaNumbers.toText(n.doubleValue()) : n.text());
+    } else if (value instanceof JsonBoolean b) {
+      out.append(b.value() ? "true" : "false");
+    } else {
+      out.append("null");
     }
   }
 

@@ -37,29 +37,21 @@ public record JsonLimits(int maxDepth, int maxNodes) {
       throw new InputInvalidException(path, "makes the input larger than " + maxNodes + " values",
           "Send a smaller input; the limit is " + maxNodes + " JSON values.");
     }
-    switch (value) {
-      case JsonObject o -> {
-        checkDepth(path, depth + 1);
-        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
-          walk(e.getValue(), JsonPath.member(path, e.getKey()), depth + 1, nodes);
-        }
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches"); strings,
+    // booleans and null need no check.
+    if (value instanceof JsonObject o) {
+      checkDepth(path, depth + 1);
+      for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+        walk(e.getValue(), JsonPath.member(path, e.getKey()), depth + 1, nodes);
       }
-      case JsonArray a -> {
-        checkDepth(path, depth + 1);
-        for (int i = 0; i < a.size(); i++) {
-          walk(a.get(i), JsonPath.element(path, i), depth + 1, nodes);
-        }
+    } else if (value instanceof JsonArray a) {
+      checkDepth(path, depth + 1);
+      for (int i = 0; i < a.size(); i++) {
+        walk(a.get(i), JsonPath.element(path, i), depth + 1, nodes);
       }
-      case JsonString s -> { }
-      case JsonNumber n -> {
-        double d = n.doubleValue();
-        if (Double.isInfinite(d)) {
-          throw new InputInvalidException(path, "is beyond the range of a JSON number (an IEEE double)",
-              "Send a number within ±1.7976931348623157e308, or send it as a string.");
-        }
-      }
-      case JsonBoolean b -> { }
-      case JsonNull n -> { }
+    } else if (value instanceof JsonNumber n && Double.isInfinite(n.doubleValue())) {
+      throw new InputInvalidException(path, "is beyond the range of a JSON number (an IEEE double)",
+          "Send a number within ±1.7976931348623157e308, or send it as a string.");
     }
   }
 

@@ -21,7 +21,10 @@ import org.jspecify.annotations.Nullable;
  * the connection a pass began under drops, the pass ends at once and its in-flight entry is pending again; the late
  * answer of an ended pass still settles or fails its entry, but never sends the next one, so nothing is sent twice
  * by two passes. Once stopped, no pass starts and no timer is armed; answers still settle or fail their entries. A
- * pass starts only while this tab leads the queue ({@link Host#leads}): with several tabs open, one drains it.
+ * pass starts only while this tab leads the queue ({@link Host#leads}): with several tabs open, one drains it. The
+ * loop's state is two small types beside its retry timer: the pass ({@code Idle} or {@code Draining}, with the
+ * connection it began under) and the connection as the loop last heard of it ({@code Down}, {@code Up}, or
+ * {@code Held} while the page's lists load).
  * Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
  * that settles or fails it; every later answer for it only lets the current pass go on.
  */
@@ -60,19 +63,69 @@ final class SendLoop {
   private final long retryCapMillis;
   private final Host host;
 
-  private long pass;
+  /** How many passes have started: the number of the latest ({@link Entry#sentInPass}). */
+  private long passes;
+  private Pass current = new Idle();
+  private Link link = new Down(0);
   private boolean stopped;
-  private boolean draining;
-  private long passEpoch;
-  private boolean passOnline;
-  private long connectionEpoch;
-  private boolean online;
-  /** Set while the connection is online but its lists are still loading ({@link #hold}): no pass starts. */
-  private boolean held;
   private int failures;
   private boolean networkFailed;
   private long notBefore;
   private Scheduler.@Nullable Cancellable timer;
+
+  /** The connection as the loop last heard of it; a pass starts under it and ends when it drops. */
+  private sealed interface Link permits Down, Up, Held {}
+
+  /** Connecting, offline or closed: a pass may start (its entries wait out the network), and goes on online. */
+  private static final class Down implements Link {
+    final long epoch;
+
+    Down(long epoch) {
+      this.epoch = epoch;
+    }
+  }
+
+  /** Online: a pass begun under an older connection ends. */
+  private static final class Up implements Link {
+    final long epoch;
+
+    Up(long epoch) {
+      this.epoch = epoch;
+    }
+  }
+
+  /**
+   * A connection is up but the page's lists are still loading ({@link #hold}): no pass starts, a pass already
+   * running goes on. {@code up}: whether the loop had heard the connection online when the hold came.
+   */
+  private static final class Held implements Link {
+    final long epoch;
+    final boolean up;
+
+    Held(long epoch, boolean up) {
+      this.epoch = epoch;
+      this.up = up;
+    }
+  }
+
+  /** Whether a pass runs. */
+  private sealed interface Pass permits Idle, Draining {}
+
+  /** No pass runs. */
+  private static final class Idle implements Pass {}
+
+  /** Pass {@code number} runs, begun under connection {@code epoch}, online or not. */
+  private static final class Draining implements Pass {
+    final long number;
+    final long epoch;
+    final boolean online;
+
+    Draining(long number, long epoch, boolean online) {
+      this.number = number;
+      this.epoch = epoch;
+      this.online = online;
+    }
+  }
 
   SendLoop(OutboxBuilder b, Host host) {
     this.http = Objects.requireNonNull(b.http, "http");
@@ -92,13 +145,11 @@ final class SendLoop {
 
   /** The connection went online under {@code epoch}: a pass begun under an older one ends, and a new one starts. */
   void online(long epoch) {
-    held = false;
-    boolean fresh = !online || epoch != connectionEpoch;
-    if (draining && passOnline && passEpoch != epoch) {
+    boolean fresh = !up(link) || epoch != epoch(link);
+    if (current instanceof Draining d && d.online && d.epoch != epoch) {
       endPass();
     }
-    online = true;
-    connectionEpoch = epoch;
+    link = new Up(epoch);
     if (fresh) {
       cancelTimer();
       host.publish();
@@ -108,10 +159,9 @@ final class SendLoop {
 
   /** The connection is connecting or offline at {@code epoch}: a pass begun online ends. */
   void lost(long epoch) {
-    held = false;
-    connectionEpoch = epoch;
-    if (online) {
-      online = false;
+    boolean wasUp = up(link);
+    link = new Down(epoch);
+    if (wasUp) {
       endPass();
       host.publish();
     }
@@ -122,7 +172,19 @@ final class SendLoop {
    * or {@link #lost}; a pass already running goes on.
    */
   void hold() {
-    held = true;
+    if (!(link instanceof Held)) {
+      link = new Held(epoch(link), up(link));
+    }
+  }
+
+  /** The epoch ({@code ConnectionState.epoch}) of {@code l}'s connection. */
+  private static long epoch(Link l) {
+    return l instanceof Up u ? u.epoch : l instanceof Held h ? h.epoch : ((Down) l).epoch;
+  }
+
+  /** Whether the loop has heard {@code l}'s connection online. */
+  private static boolean up(Link l) {
+    return l instanceof Up || (l instanceof Held h && h.up);
   }
 
   /** Another principal signed in: the pass ends, the retry timer and the backoff are forgotten. */
@@ -162,7 +224,7 @@ final class SendLoop {
   /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
   void drain() {
     PrincipalQueue q = host.active();
-    if (stopped || held || q == null || !q.loaded || draining || !host.leads()) {
+    if (stopped || link instanceof Held || q == null || !q.loaded || current instanceof Draining || !host.leads()) {
       return;
     }
     long now = scheduler.nowMillis();
@@ -171,10 +233,8 @@ final class SendLoop {
       return;
     }
     cancelTimer();
-    draining = true;
-    pass++;
-    passEpoch = connectionEpoch;
-    passOnline = online;
+    passes++;
+    current = new Draining(passes, epoch(link), link instanceof Up);
     next(q);
   }
 
@@ -186,12 +246,12 @@ final class SendLoop {
       fail(q, old, MutationError.abandoned(old.mutator, now - old.createdAt, retentionMillis));
     }
     if (q.entries.isEmpty()) {
-      draining = false;
+      current = new Idle();
       failures = 0;
       host.publish();
       return;
     }
-    send(q, q.entries.get(0), pass, false);
+    send(q, q.entries.get(0), passes, false);
   }
 
   private void send(PrincipalQueue q, Entry e, long p, boolean refreshed) {
@@ -306,12 +366,12 @@ final class SendLoop {
   }
 
   private boolean current(long p) {
-    return draining && pass == p;
+    return current instanceof Draining d && d.number == p;
   }
 
   /** Ends the current pass: its in-flight entry is pending again, and its late answers send nothing more. */
   private void endPass() {
-    draining = false;
+    current = new Idle();
     PrincipalQueue q = host.active();
     if (q != null) {
       for (Entry e : q.entries) {

@@ -126,25 +126,24 @@ final class Overlay {
       }
       p.pinned = pinned;
     }
-    switch (p.mutator.conflict()) {
-      case Conflict.ServerWins s -> { }
-      case Conflict.LastWriteWins l -> {
-        for (Map.Entry<String, Row> e : p.pinned.entrySet()) {
-          Change c = tx.changes.get(e.getKey());
-          if (c != null && c.row() != null) {
-            tx.changes.put(e.getKey(), new Change(c.type(), c.key(), c.row().merge(e.getValue())));
-          }
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches"); under
+    // ServerWins the twin's changes stand as they are.
+    Conflict conflict = p.mutator.conflict();
+    if (conflict instanceof Conflict.LastWriteWins) {
+      for (Map.Entry<String, Row> e : p.pinned.entrySet()) {
+        Change c = tx.changes.get(e.getKey());
+        if (c != null && c.row() != null) {
+          tx.changes.put(e.getKey(), new Change(c.type(), c.key(), c.row().merge(e.getValue())));
         }
       }
-      case Conflict.Merge m -> {
-        Map<String, Change> last = p.last;
-        if (last != null) {
-          for (Map.Entry<String, Change> e : tx.changes.entrySet()) {
-            Change prev = last.get(e.getKey());
-            Row base = tx.before(e.getKey());
-            if (prev != null && prev.row() != null && base != null && e.getValue().row() != null) {
-              e.setValue(new Change(prev.type(), prev.key(), m.function().merge(base, prev.row())));
-            }
+    } else if (conflict instanceof Conflict.Merge m) {
+      Map<String, Change> last = p.last;
+      if (last != null) {
+        for (Map.Entry<String, Change> e : tx.changes.entrySet()) {
+          Change prev = last.get(e.getKey());
+          Row base = tx.before(e.getKey());
+          if (prev != null && prev.row() != null && base != null && e.getValue().row() != null) {
+            e.setValue(new Change(prev.type(), prev.key(), m.function().merge(base, prev.row())));
           }
         }
       }
