@@ -1,6 +1,7 @@
 package io.runnel.wire;
 
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Reads and writes JSON text: {@link #parse(String)} strictly (RFC 8259 plus I-JSON's unique member names and no
@@ -31,7 +32,9 @@ public final class Json {
   }
 
   static void write(JsonValue value, StringBuilder out, boolean canonical) {
-    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches").
+    // instanceof, not a type switch, which TeaVM writes out at length (docs/client.md, "Type switches"); a null is
+    // refused, as the switch refused it.
+    Objects.requireNonNull(value, "value");
     if (value instanceof JsonObject o) {
       out.append('{');
       boolean first = true;

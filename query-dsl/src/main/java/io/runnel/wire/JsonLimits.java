@@ -1,6 +1,7 @@
 package io.runnel.wire;
 
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Size limits on an input tree: nesting depth and node count, and numbers within a double's range
@@ -28,6 +29,7 @@ public record JsonLimits(int maxDepth, int maxNodes) {
    * @throws InputInvalidException naming the path where the depth or node limit was passed
    */
   public void check(JsonValue value) {
+    Objects.requireNonNull(value, "value");
     int[] nodes = {0};
     walk(value, "", 0, nodes);
   }

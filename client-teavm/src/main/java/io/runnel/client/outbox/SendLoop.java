@@ -21,10 +21,10 @@ import org.jspecify.annotations.Nullable;
  * the connection a pass began under drops, the pass ends at once and its in-flight entry is pending again; the late
  * answer of an ended pass still settles or fails its entry, but never sends the next one, so nothing is sent twice
  * by two passes. Once stopped, no pass starts and no timer is armed; answers still settle or fail their entries. A
- * pass starts only while this tab leads the queue ({@link Host#leads}): with several tabs open, one drains it. The
- * loop's state is two small types beside its retry timer: the pass ({@code Idle} or {@code Draining}, with the
- * connection it began under) and the connection as the loop last heard of it ({@code Down}, {@code Up}, or
- * {@code Held} while the page's lists load).
+ * pass starts only while this tab leads the queue ({@link Host#leads}): with several tabs open, one drains it. Two
+ * small types hold where the loop is, beside its count of passes, its retry state and whether it stopped: the pass
+ * ({@code Idle} or {@code Draining}, with the connection it began under) and the connection as the loop last heard of
+ * it ({@code Down}, {@code Up}, or {@code Held} while the page's lists load).
  * Invariant: an entry is removed from its queue and from the store exactly once, by the first answer
  * that settles or fails it; every later answer for it only lets the current pass go on.
  */
@@ -65,7 +65,7 @@ final class SendLoop {
 
   /** How many passes have started: the number of the latest ({@link Entry#sentInPass}). */
   private long passes;
-  private Pass current = new Idle();
+  private Pass running = new Idle();
   private Link link = new Down(0);
   private boolean stopped;
   private int failures;
@@ -73,10 +73,13 @@ final class SendLoop {
   private long notBefore;
   private Scheduler.@Nullable Cancellable timer;
 
-  /** The connection as the loop last heard of it; a pass starts under it and ends when it drops. */
+  /** The connection as the loop last heard of it; a pass starts under it, and one begun online ends when it drops. */
   private sealed interface Link permits Down, Up, Held {}
 
-  /** Connecting, offline or closed: a pass may start (its entries wait out the network), and goes on online. */
+  /**
+   * Connecting, offline or closed, or nothing heard yet: a pass may start (its entries wait out the network), and goes
+   * on once the connection is online.
+   */
   private static final class Down implements Link {
     final long epoch;
 
@@ -85,7 +88,7 @@ final class SendLoop {
     }
   }
 
-  /** Online: a pass begun under an older connection ends. */
+  /** Online: a pass begun online under an older connection ends. */
   private static final class Up implements Link {
     final long epoch;
 
@@ -146,7 +149,7 @@ final class SendLoop {
   /** The connection went online under {@code epoch}: a pass begun under an older one ends, and a new one starts. */
   void online(long epoch) {
     boolean fresh = !up(link) || epoch != epoch(link);
-    if (current instanceof Draining d && d.online && d.epoch != epoch) {
+    if (running instanceof Draining d && d.online && d.epoch != epoch) {
       endPass();
     }
     link = new Up(epoch);
@@ -224,7 +227,7 @@ final class SendLoop {
   /** Starts a pass now, unless one is running or the node asked to wait ({@code Retry-After}). */
   void drain() {
     PrincipalQueue q = host.active();
-    if (stopped || link instanceof Held || q == null || !q.loaded || current instanceof Draining || !host.leads()) {
+    if (stopped || link instanceof Held || q == null || !q.loaded || running instanceof Draining || !host.leads()) {
       return;
     }
     long now = scheduler.nowMillis();
@@ -234,7 +237,7 @@ final class SendLoop {
     }
     cancelTimer();
     passes++;
-    current = new Draining(passes, epoch(link), link instanceof Up);
+    running = new Draining(passes, epoch(link), link instanceof Up);
     next(q);
   }
 
@@ -246,7 +249,7 @@ final class SendLoop {
       fail(q, old, MutationError.abandoned(old.mutator, now - old.createdAt, retentionMillis));
     }
     if (q.entries.isEmpty()) {
-      current = new Idle();
+      running = new Idle();
       failures = 0;
       host.publish();
       return;
@@ -366,12 +369,12 @@ final class SendLoop {
   }
 
   private boolean current(long p) {
-    return current instanceof Draining d && d.number == p;
+    return running instanceof Draining d && d.number == p;
   }
 
   /** Ends the current pass: its in-flight entry is pending again, and its late answers send nothing more. */
   private void endPass() {
-    current = new Idle();
+    running = new Idle();
     PrincipalQueue q = host.active();
     if (q != null) {
       for (Entry e : q.entries) {
