@@ -178,11 +178,12 @@ final class LiveClient implements AutoCloseable {
       // A socket it left: what comes on it after the leave is not applied (the cursor stays where the list is).
       return;
     }
-    apply(r.frame());
+    apply(r.frame(), r.receivedAt());
     notifyAll();
   }
 
-  private void apply(JsonObject f) {
+  /** Applies frame {@code f}, which arrived at {@code receivedAt} ({@link System#nanoTime}). */
+  private void apply(JsonObject f, long receivedAt) {
     String t = text(f, "t");
     switch (t) {
       case "hello" -> {
@@ -190,7 +191,7 @@ final class LiveClient implements AutoCloseable {
         hellosAnswered++;
       }
       case "reconnect" -> {
-        reconnectAt = System.nanoTime();
+        reconnectAt = receivedAt;
         reconnectDelayMs = ((JsonNumber) f.get("delayMs")).longValueExact();
       }
       case "snapshot" -> {
