@@ -4,15 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.testing.SourceTree;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,9 +21,6 @@ import org.junit.jupiter.api.Test;
  * their failures. The examples and the test support are not library code.
  */
 class LibraryTimeRulesTest {
-
-  /** The library modules, from the repository's root. */
-  static final List<String> MODULES = List.of("query-dsl", "protocol", "replicator", "sync-node", "client-teavm");
 
   /** Where threads and pauses may be made: this package. */
   static final String ALLOWED = "io/runnel/time/";
@@ -48,19 +44,17 @@ class LibraryTimeRulesTest {
 
   @Test
   void libraryCodeNeitherSleepsNorStartsThreadsOfItsOwn() throws IOException {
-    Path root = root();
+    Path root = SourceTree.root();
     List<String> found = new ArrayList<>();
     int files = 0;
-    for (String module : MODULES) {
+    for (String module : SourceTree.LIBRARY_MODULES) {
       Path sources = root.resolve(module).resolve("src/main/java");
       assertTrue(Files.isDirectory(sources), "no sources at " + sources);
-      try (Stream<Path> walk = Files.walk(sources)) {
-        for (Path p : walk.filter(f -> f.toString().endsWith(".java")).toList()) {
-          files++;
-          String relative = sources.relativize(p).toString().replace('\\', '/');
-          if (!relative.startsWith(ALLOWED)) {
-            violations(Files.readString(p)).forEach(v -> found.add(module + "/" + relative + ":" + v));
-          }
+      for (Path p : SourceTree.javaFiles(sources)) {
+        files++;
+        String relative = sources.relativize(p).toString().replace('\\', '/');
+        if (!relative.startsWith(ALLOWED)) {
+          violations(Files.readString(p)).forEach(v -> found.add(module + "/" + relative + ":" + v));
         }
       }
     }
@@ -87,60 +81,15 @@ class LibraryTimeRulesTest {
 
   /** The forbidden calls in {@code source}, each as its line number and what to use instead; comments skipped. */
   static List<String> violations(String source) {
-    String code = withoutComments(source);
+    String code = SourceTree.withoutComments(source);
     List<String> out = new ArrayList<>();
     for (Rule rule : RULES) {
       Matcher m = rule.pattern().matcher(code);
       while (m.find()) {
-        int line = 1 + (int) code.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+        int line = SourceTree.lineOf(code, m.start());
         out.add(line + ": " + m.group().trim() + " (use " + rule.instead() + ")");
       }
     }
     return out;
-  }
-
-  /** {@code source} with its block and line comments blanked, keeping its line breaks (so line numbers hold). */
-  static String withoutComments(String source) {
-    StringBuilder out = new StringBuilder(source.length());
-    int i = 0;
-    boolean inString = false;
-    while (i < source.length()) {
-      char c = source.charAt(i);
-      if (inString) {
-        out.append(c);
-        if (c == '\\' && i + 1 < source.length()) {
-          out.append(source.charAt(++i));
-        } else if (c == '"') {
-          inString = false;
-        }
-        i++;
-      } else if (c == '"') {
-        inString = true;
-        out.append(c);
-        i++;
-      } else if (source.startsWith("/*", i)) {
-        int end = source.indexOf("*/", i + 2);
-        end = end < 0 ? source.length() : end + 2;
-        source.substring(i, end).chars().filter(ch -> ch == '\n').forEach(ch -> out.append('\n'));
-        i = end;
-      } else if (source.startsWith("//", i)) {
-        int end = source.indexOf('\n', i);
-        i = end < 0 ? source.length() : end;
-      } else {
-        out.append(c);
-        i++;
-      }
-    }
-    return out.toString();
-  }
-
-  /** The repository's root: the parent of this module's directory (the tests run in it). */
-  static Path root() {
-    Path here = Path.of("").toAbsolutePath();
-    Path root = here.getParent();
-    if (root == null || !Files.isDirectory(root.resolve("sync-node"))) {
-      throw new UncheckedIOException(new IOException("not in a module of the repository: " + here));
-    }
-    return root;
   }
 }

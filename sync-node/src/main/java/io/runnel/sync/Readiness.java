@@ -3,7 +3,7 @@ package io.runnel.sync;
 import io.runnel.bus.BusHealth;
 import io.runnel.protocol.Position;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.sync.live.LiveQueryRegistry;
+import io.runnel.sync.live.internal.LiveQueryRegistry;
 import io.runnel.wire.JsonObject;
 import java.util.OptionalLong;
 import java.util.function.Supplier;

@@ -15,7 +15,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.sync.socket.AdmissionLimits;
 import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;

@@ -22,7 +22,7 @@ import io.runnel.sync.auth.Authenticator;
 import io.runnel.sync.auth.Credentials;
 import io.runnel.sync.auth.Grant;
 import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;

@@ -10,7 +10,7 @@ import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;

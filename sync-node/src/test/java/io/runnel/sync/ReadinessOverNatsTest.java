@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.NatsTransport;
 import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;

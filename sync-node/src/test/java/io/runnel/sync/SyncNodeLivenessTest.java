@@ -14,7 +14,7 @@ import io.runnel.dsl.server.Entity;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
 import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.sync.socket.SocketLimits;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ManualClock;

@@ -10,7 +10,7 @@ import io.helidon.http.HeaderValues;
 import io.helidon.webserver.websocket.WsUpgrader;
 import io.runnel.bus.InProcessTransport;
 import io.runnel.sync.auth.JwtAuthenticator;
-import io.runnel.sync.socket.HelidonHeaderConstants;
+import io.runnel.sync.socket.internal.HelidonHeaderConstants;
 import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;

@@ -2,7 +2,7 @@ package io.runnel.sync;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.runnel.sync.live.LiveFixtureAccess;
+import io.runnel.sync.live.internal.LiveFixtureAccess;
 import io.runnel.testing.ProtocolClient;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;

@@ -1,6 +1,6 @@
 package io.runnel.sync.auth;
 
-import io.runnel.sync.log.LogContext;
+import io.runnel.sync.log.internal.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
 import java.lang.System.Logger.Level;

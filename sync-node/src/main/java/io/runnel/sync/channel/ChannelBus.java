@@ -1,6 +1,7 @@
 package io.runnel.sync.channel;
 
 import io.runnel.bus.Subjects;
+import io.runnel.sync.channel.internal.ChannelHub;
 import java.time.Duration;
 import java.util.function.Consumer;
 

@@ -16,11 +16,26 @@ public final class ChannelException extends RunnelException {
 
   private final int retryAfterSeconds;
 
-  ChannelException(ErrorCode code, String cause, String fix) {
+  /**
+   * A refusal with no retry hint.
+   *
+   * @param code the code, one of those above or {@code X_TRANSPORT_UNAVAILABLE} for a bus that is down
+   * @param cause what was refused and why
+   * @param fix what the caller can do about it
+   */
+  public ChannelException(ErrorCode code, String cause, String fix) {
     this(code, cause, fix, 0);
   }
 
-  ChannelException(ErrorCode code, String cause, String fix, int retryAfterSeconds) {
+  /**
+   * A refusal that waiting may lift.
+   *
+   * @param code the code, as above
+   * @param cause what was refused and why
+   * @param fix what the caller can do about it
+   * @param retryAfterSeconds seconds after which the same call may pass, or 0 when waiting does not help
+   */
+  public ChannelException(ErrorCode code, String cause, String fix, int retryAfterSeconds) {
     super(code, cause, fix);
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -28,10 +43,5 @@ public final class ChannelException extends RunnelException {
   /** Seconds after which the same call may pass ({@code Retry-After}), or 0 when waiting does not help. */
   public int retryAfterSeconds() {
     return retryAfterSeconds;
-  }
-
-  /** {@code text} cut to 120 characters, for a cause that echoes a client's string. */
-  static String echo(String text) {
-    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
   }
 }

@@ -3,6 +3,7 @@ package io.runnel.sync.channel;
 import io.runnel.bus.Subscription;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportUnavailableException;
+import io.runnel.sync.channel.internal.Causes;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonNumber;
@@ -82,7 +83,7 @@ public final class TransportChannelBus implements ChannelBus {
       });
     } catch (TransportUnavailableException e) {
       throw new ChannelException(ErrorCode.X_TRANSPORT_UNAVAILABLE, "The bus to the other nodes is down, so the"
-          + " node cannot hear their events and presence on '" + ChannelException.echo(topic) + "'.",
+          + " node cannot hear their events and presence on '" + Causes.echo(topic) + "'.",
           "Listen again once the bus is back; the operator checks the bus (NATS_URL).");
     }
     subscriptions.add(subscription);

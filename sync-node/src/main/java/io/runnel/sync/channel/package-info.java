@@ -1,7 +1,8 @@
 /**
- * Channels on a sync node: {@link io.runnel.sync.channel.ChannelHub} joins sockets to topics (deny by default, the
- * channel's policy, caps taken as reservations), broadcasts events at most once, keeps each topic's presence
- * roster, and sends records channels' rows read from the change stream (numbered per topic, repaired by {@code gap});
- * {@link io.runnel.sync.channel.ChannelBus} is the seam that carries events and presence to other nodes.
+ * Channels as an app configures them: their limits ({@link io.runnel.sync.channel.ChannelLimits}), the clock of
+ * presence ({@link io.runnel.sync.channel.Ticker}), their counters ({@link io.runnel.sync.channel.ChannelStats}), and
+ * {@link io.runnel.sync.channel.ChannelBus}, the seam that carries events and presence to other nodes, with the
+ * messages it carries and its implementation over a bus transport. The hub is in
+ * {@code io.runnel.sync.channel.internal}.
  */
 package io.runnel.sync.channel;

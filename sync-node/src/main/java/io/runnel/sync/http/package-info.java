@@ -1,6 +1,5 @@
 /**
- * The sync node's HTTP routes besides the socket: mutator calls with idempotency keys ({@code POST /v1/mutate}),
- * one-shot reads ({@code GET /v1/query}), tickets, the origin and CORS rules they share, request ids, and the coded
- * bodies of the refusals Helidon answers before any route runs ({@link io.runnel.sync.http.ErrorBodies}).
+ * The HTTP routes as an app configures them: the origins a browser may call from
+ * ({@link io.runnel.sync.http.Origins}). The routes are in {@code io.runnel.sync.http.internal}.
  */
 package io.runnel.sync.http;

@@ -1,9 +1,7 @@
 package io.runnel.sync.live;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
- * Counters of a live query registry, for metrics and tests.
+ * The counters of a node's live windows at one moment, as its metrics read them.
  *
  * @param windows windows open now
  * @param firstReads reads that created a window
@@ -24,28 +22,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public record LiveStats(int windows, long firstReads, long refills, long rereads, long deliveries,
     long leavingDeliveries, long partialEntries, long patches, long rowsDenied, long gateFailures,
     long resumesDelta, long resumesSnapshot, long gaps, long ringBytes) {
-
-  /** The mutable counters behind a snapshot. */
-  static final class Counters {
-    final AtomicLong firstReads = new AtomicLong();
-    final AtomicLong refills = new AtomicLong();
-    final AtomicLong rereads = new AtomicLong();
-    final AtomicLong deliveries = new AtomicLong();
-    final AtomicLong leavingDeliveries = new AtomicLong();
-    final AtomicLong partialEntries = new AtomicLong();
-    final AtomicLong patches = new AtomicLong();
-    final AtomicLong rowsDenied = new AtomicLong();
-    final AtomicLong gateFailures = new AtomicLong();
-    final AtomicLong resumesDelta = new AtomicLong();
-    final AtomicLong resumesSnapshot = new AtomicLong();
-    final AtomicLong gaps = new AtomicLong();
-
-    LiveStats snapshot(int windows, long ringBytes) {
-      return new LiveStats(windows, firstReads.get(), refills.get(), rereads.get(), deliveries.get(),
-          leavingDeliveries.get(), partialEntries.get(), patches.get(), rowsDenied.get(), gateFailures.get(),
-          resumesDelta.get(), resumesSnapshot.get(), gaps.get(), ringBytes);
-    }
-  }
 
   /** Every read: first reads, refills and re-reads. */
   public long reads() {

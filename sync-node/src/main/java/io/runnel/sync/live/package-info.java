@@ -1,5 +1,5 @@
 /**
- * Live windows: one shared read per query, input and tenant, kept up to date from the bus by matchers and a routing
- * index, turning each committed transaction into one patch for the window's subscribers.
+ * Live windows as an app sees them: their counters ({@link io.runnel.sync.live.LiveStats}). The windows themselves
+ * are in {@code io.runnel.sync.live.internal}.
  */
 package io.runnel.sync.live;

@@ -1,5 +1,6 @@
 package io.runnel.sync.log;
 
+import io.runnel.sync.log.internal.LogContext;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -20,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * Formats each {@code java.util.logging} record as one JSON object on one line:
  *
  * <pre>{@code
- * {"ts":"2026-11-30T01:02:03.456Z","level":"ERROR","logger":"io.runnel.sync.http.Responses","thread":"…",
+ * {"ts":"2026-11-30T01:02:03.456Z","level":"ERROR","logger":"io.runnel.sync.http.internal.Responses","thread":"…",
  *  "msg":"errorId=…: POST /v1/mutate/addCard failed","requestId":"…","errorId":"…",
  *  "thrown":{"class":"java.lang.IllegalStateException","message":"…","stack":["at …","Caused by: …","at …"]}}
  * }</pre>

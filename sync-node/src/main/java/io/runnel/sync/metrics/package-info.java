@@ -1,5 +1,5 @@
 /**
- * The sync node's Micrometer meters, scraped as Prometheus text at {@code /metrics}: the windows', channels', grants'
- * and bus's ({@link io.runnel.sync.metrics.NodeMetrics}) and the JVM's ({@link io.runnel.sync.metrics.JvmMeters}).
+ * The JVM's Micrometer meters ({@link io.runnel.sync.metrics.JvmMeters}), scraped with the node's as Prometheus
+ * text at {@code /metrics}. The node's own meters are in {@code io.runnel.sync.metrics.internal}.
  */
 package io.runnel.sync.metrics;
