@@ -1,7 +1,7 @@
 package io.runnel.client;
 
-import io.runnel.client.channel.ChannelHub;
-import io.runnel.client.channel.Channels;
+import io.runnel.client.channel.internal.ChannelHub;
+import io.runnel.client.channel.internal.Channels;
 import io.runnel.dsl.ChannelRef;
 import io.runnel.dsl.EntityRef;
 import io.runnel.dsl.MutatorRef;

@@ -7,6 +7,7 @@ import io.runnel.client.live.QueryState;
 import io.runnel.client.outbox.MutationOutcome;
 import io.runnel.client.port.HttpPort;
 import io.runnel.dsl.Conflict;
+import io.runnel.protocol.Op;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,8 @@ class SealedSubtypesTest {
             Set.of(ConnectionState.class.getPermittedSubclasses()),
             "a new ConnectionState: extend PageClient.connection and Outbox.connection"),
         () -> assertEquals(Set.of(QueryState.Pending.class, QueryState.Ready.class, QueryState.Failed.class),
-            Set.of(QueryState.class.getPermittedSubclasses()), "a new QueryState: extend PageClient.view"),
+            Set.of(QueryState.class.getPermittedSubclasses()),
+            "a new QueryState: extend PageClient.view and QuerySubscription.same"),
         () -> assertEquals(Set.of(MutationOutcome.Applied.class, MutationOutcome.Failed.class),
             Set.of(MutationOutcome.class.getPermittedSubclasses()),
             "a new MutationOutcome: extend PageClient.outcome"),
@@ -33,6 +35,8 @@ class SealedSubtypesTest {
             Set.of(HttpPort.Outcome.class.getPermittedSubclasses()),
             "a new HTTP outcome: extend TicketEndpoint.ticket"),
         () -> assertEquals(Set.of(Conflict.ServerWins.class, Conflict.LastWriteWins.class, Conflict.Merge.class),
-            Set.of(Conflict.class.getPermittedSubclasses()), "a new Conflict: extend Overlay's conflict rule"));
+            Set.of(Conflict.class.getPermittedSubclasses()), "a new Conflict: extend Overlay's conflict rule"),
+        () -> assertEquals(Set.of(Op.Place.class, Op.Update.class, Op.Del.class),
+            Set.of(Op.class.getPermittedSubclasses()), "a new Op: extend QuerySubscription.patch"));
   }
 }

@@ -2,6 +2,10 @@ package io.runnel.client.browser;
 
 import io.runnel.client.Refs;
 import io.runnel.client.RunnelClient;
+import io.runnel.client.browser.internal.JsHttpPort;
+import io.runnel.client.browser.internal.JsIds;
+import io.runnel.client.browser.internal.JsScheduler;
+import io.runnel.client.browser.internal.JsSocketPort;
 import io.runnel.client.bundle.PageClient;
 import io.runnel.client.outbox.Credentials;
 import io.runnel.client.outbox.Subscription;

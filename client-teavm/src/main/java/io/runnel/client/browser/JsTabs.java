@@ -1,5 +1,6 @@
 package io.runnel.client.browser;
 
+import io.runnel.client.browser.internal.JsScheduler;
 import io.runnel.client.port.Tabs;
 import java.util.function.Consumer;
 import org.teavm.jso.JSBody;

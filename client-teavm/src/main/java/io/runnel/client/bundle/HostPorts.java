@@ -2,7 +2,7 @@ package io.runnel.client.bundle;
 
 import io.runnel.client.Refs;
 import io.runnel.client.browser.JsClient;
-import io.runnel.client.browser.JsJsonPort;
+import io.runnel.client.browser.internal.JsJsonPort;
 import io.runnel.client.port.JsonPort;
 import io.runnel.wire.Numbers;
 import org.teavm.jso.JSObject;

@@ -1,6 +1,7 @@
 /**
- * Channel topics on the page's socket: {@link io.runnel.client.channel.Channels} joins, leaves and re-joins them,
- * repairs records channels (sequence holes, new epochs and {@code gap} frames re-run the catch-up read), and hands
- * each {@link io.runnel.client.channel.Channel} handle its state, its broadcast events and the presence roster.
+ * Channels as the page holds them: each {@link io.runnel.client.channel.Channel} handle hears, through its
+ * {@link io.runnel.client.channel.ChannelListener}, its {@link io.runnel.client.channel.ChannelState}, the broadcast
+ * events and the presence {@link io.runnel.client.channel.Roster}. The topics are kept in
+ * {@code io.runnel.client.channel.internal}.
  */
 package io.runnel.client.channel;

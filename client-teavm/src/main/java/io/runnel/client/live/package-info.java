@@ -1,6 +1,8 @@
 /**
- * Live queries over one socket: {@link io.runnel.client.live.LiveClient} (connect, heartbeat, reconnect with backoff,
- * resume from cursors) and the lists it keeps, each a {@link io.runnel.client.live.LiveQuery} handle showing the
- * records in query order, optimistic records placed by the query's own select.
+ * Live queries as the page holds them: each {@link io.runnel.client.live.LiveQuery} shows its records in query order
+ * ({@link io.runnel.client.live.QueryView}), optimistic records placed by the query's own select, in a
+ * {@link io.runnel.client.live.QueryState}; a node's refusal of the socket is a
+ * {@link io.runnel.client.live.NodeRefusedException}. The socket's client side is in
+ * {@code io.runnel.client.live.internal}.
  */
 package io.runnel.client.live;

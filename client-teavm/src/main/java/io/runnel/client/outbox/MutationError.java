@@ -32,21 +32,4 @@ public record MutationError(String code, int status, String cause, String fix) {
   public boolean is(ErrorCode code) {
     return this.code.equals(code.name());
   }
-
-  /** An outbox entry older than the idempotency retention of {@code retentionMillis}: failed, never replayed. */
-  static MutationError abandoned(String mutator, long ageMillis, long retentionMillis) {
-    return new MutationError(ErrorCode.X_OFFLINE_QUEUE_ABANDONED.name(),
-        ErrorCode.X_OFFLINE_QUEUE_ABANDONED.httpStatus(),
-        "The call to '" + mutator + "' waited offline " + ageMillis / 1000 + " s, longer than the node keeps "
-            + "idempotency keys (" + retentionMillis / 1000 + " s), so replaying it could run it twice.",
-        "Check whether the change reached the server and make it again if not.");
-  }
-
-  /** A stored entry that cannot be read back (written by another version, or damaged). */
-  static MutationError unreadable(String storeKey) {
-    return new MutationError(ErrorCode.X_OFFLINE_QUEUE_ABANDONED.name(),
-        ErrorCode.X_OFFLINE_QUEUE_ABANDONED.httpStatus(),
-        "The queued write stored under '" + storeKey + "' could not be read back, so it was not replayed.",
-        "Make the change again.");
-  }
 }

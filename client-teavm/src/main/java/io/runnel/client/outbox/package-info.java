@@ -1,8 +1,8 @@
 /**
- * Writes from the page: {@link io.runnel.client.outbox.Outbox#mutate} runs a mutator's local twin into the
- * optimistic overlay and calls the mutator over HTTP under an idempotency key; a write that finds no network waits
- * in a durable per-principal outbox and is replayed in order, under its original key, when the network returns; a
- * call made before any actor is known waits in a provisional queue that joins the first online actor's. The tabs of
- * one origin share the queues: one tab at a time drains a principal's queue, and every tab hears each outcome.
+ * Writes from the page as it sees them: each call is a {@link io.runnel.client.outbox.Mutation} that settles once
+ * ({@link io.runnel.client.outbox.MutationOutcome}, {@link io.runnel.client.outbox.MutationError}), the outbox's
+ * state ({@link io.runnel.client.outbox.OutboxState}), how a node's answer is read
+ * ({@link io.runnel.client.outbox.Verdict}), and the credentials a call carries. The outbox is in
+ * {@code io.runnel.client.outbox.internal}.
  */
 package io.runnel.client.outbox;

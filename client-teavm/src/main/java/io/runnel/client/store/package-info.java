@@ -1,6 +1,5 @@
 /**
- * The page's record store: one record per {@code type:key}, synced truth (each record with the LSN it was read at)
- * under an optimistic overlay of pending writes that is replayed in order over every server update, plus the
- * settling of those writes ({@link io.runnel.client.OptimisticWrites}).
+ * The records a page reads ({@link io.runnel.client.store.ClientRecord}) and the refusals of the store (a record it
+ * cannot read, a local twin that failed). The store itself is in {@code io.runnel.client.store.internal}.
  */
 package io.runnel.client.store;
