@@ -245,7 +245,7 @@ final class RoutingIndex {
     });
   }
 
-  /** How many key entries the index holds, for tests and metrics. */
+  /** How many key entries the index holds: one per window and key it routes by, over every table. */
   int keyEntries() {
     int n = 0;
     for (Table t : tables.values()) {
