@@ -4,8 +4,13 @@ import io.runnel.bus.TransportConfig;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.sync.SyncNode;
+import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.http.Origins;
 import io.runnel.wire.ConfigInvalidException;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,10 +57,14 @@ import org.jspecify.annotations.Nullable;
  *     docs/operating.md}, "Drain"), for roles {@code all} and {@code sync}
  * @param lagDegraded the lag past which {@code /readyz} says {@code "replication_lag"} under {@code degraded}
  *     ({@code RUNNEL_LAG_DEGRADED_MS}, milliseconds, 1 to 3,600,000, default 5,000), for every role
+ * @param jwt how tokens are checked ({@code RUNNEL_JWKS_URL}, {@code RUNNEL_JWT_ALGORITHM}, {@code RUNNEL_JWT_ISSUER},
+ *     {@code RUNNEL_JWT_AUDIENCE}, {@code RUNNEL_JWT_ORG_CLAIM}, {@code RUNNEL_JWT_CLOCK_SKEW_S}), for roles
+ *     {@code all} and {@code sync}
  */
 public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl databaseUrl, Path dataDirectory,
     int databasePort, @Nullable String jwtSecret, @Nullable String ticketSecret, TransportConfig bus,
-    @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread, Duration lagDegraded) {
+    @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread, Duration lagDegraded,
+    Jwt jwt) {
 
   /** The default drain spread. */
   public static final Duration DEFAULT_DRAIN_SPREAD = Duration.ofSeconds(10);
@@ -81,13 +90,70 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
   }
 
+  /**
+   * How tokens are checked: against an identity provider's keys ({@code jwksUrl} set: {@code RS256} or
+   * {@code ES256}), or with the shared HS256 secret ({@code RUNNEL_JWT_SECRET}).
+   *
+   * @param jwksUrl the provider's JWKS ({@code RUNNEL_JWKS_URL}, http or https), or null for the shared secret
+   * @param algorithm the one algorithm tokens are signed with ({@code RUNNEL_JWT_ALGORITHM}: {@code RS256},
+   *     {@code ES256} or {@code HS256}; default RS256 with a JWKS, HS256 without)
+   * @param issuer the {@code iss} every token must carry ({@code RUNNEL_JWT_ISSUER}), or null for unchecked
+   * @param audience a value every token's {@code aud} must hold ({@code RUNNEL_JWT_AUDIENCE}), or null for unchecked
+   * @param orgClaim the claim, or dotted path, that holds the actor's org ({@code RUNNEL_JWT_ORG_CLAIM}, default
+   *     {@code org_id}; {@code app_metadata.org} for Supabase)
+   * @param clockSkew the skew tolerated on {@code exp} and {@code nbf} ({@code RUNNEL_JWT_CLOCK_SKEW_S}, seconds,
+   *     0 to 300, default 10)
+   */
+  public record Jwt(@Nullable URL jwksUrl, String algorithm, @Nullable String issuer, @Nullable String audience,
+      String orgClaim, Duration clockSkew) {
+
+    /** Tokens signed with the shared HS256 secret, claims as by default. */
+    public static final Jwt SHARED_SECRET = new Jwt(null, "HS256", null, null, "org_id", Duration.ofSeconds(10));
+
+    /** Requires the non-null parts. */
+    public Jwt {
+      Objects.requireNonNull(algorithm, "algorithm");
+      Objects.requireNonNull(orgClaim, "orgClaim");
+      Objects.requireNonNull(clockSkew, "clockSkew");
+    }
+
+    /** Whether tokens come from an identity provider ({@code RUNNEL_JWKS_URL} is set). */
+    public boolean provider() {
+      return jwksUrl != null;
+    }
+
+    /** The authenticator for these settings: the provider's keys, or {@code secret} for HS256. */
+    public JwtAuthenticator authenticator(String secret) {
+      URL url = jwksUrl;
+      JwtAuthenticator.Builder b = url != null ? JwtAuthenticator.jwks(url, algorithm)
+          : JwtAuthenticator.hs256(secret);
+      b.skew(clockSkew).orgClaim(orgClaim);
+      if (issuer != null) {
+        b.issuer(issuer);
+      }
+      if (audience != null) {
+        b.audience(audience);
+      }
+      return b.build();
+    }
+  }
+
   /** Requires the non-null parts and copies the origins. */
   public AppConfig {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(bus, "bus");
     Objects.requireNonNull(drainSpread, "drainSpread");
+    Objects.requireNonNull(jwt, "jwt");
     allowedOrigins = List.copyOf(allowedOrigins);
+  }
+
+  /**
+   * Whether the development sign-in answers: in development mode without an identity provider (with
+   * {@code RUNNEL_JWKS_URL} set, tokens come from the provider and the route does not exist).
+   */
+  public boolean devSignIn() {
+    return dev && !jwt.provider();
   }
 
   /**
@@ -112,21 +178,27 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     Path defaultDir = workingDirectory.resolve(".runnel/pgdata").normalize();
     if (role == Role.REPLICATOR) {
       return new AppConfig(role, false, port, database, defaultDir, 0, null, null, bus, replication(env), List.of(),
-          DEFAULT_DRAIN_SPREAD, lagDegraded(env));
+          DEFAULT_DRAIN_SPREAD, lagDegraded(env), Jwt.SHARED_SECRET);
     }
     boolean dev = dev(env);
-    String secret = jwtSecret(env, role, dev);
+    Jwt jwt = jwt(env);
+    String secret = jwtSecret(env, role, dev, jwt);
     String ticketSecret = env.get("RUNNEL_TICKET_SECRET");
     if (ticketSecret != null && ticketSecret.getBytes(StandardCharsets.UTF_8).length < 32) {
       throw invalid("RUNNEL_TICKET_SECRET is shorter than 32 bytes.",
           "Set it to at least 32 random bytes, e.g. $(openssl rand -base64 32), or unset it to derive the ticket key "
               + "from RUNNEL_JWT_SECRET.");
     }
+    if (role == Role.SYNC && secret == null && ticketSecret == null) {
+      throw invalid("RUNNEL_TICKET_SECRET and RUNNEL_JWT_SECRET are unset, and RUNNEL_ROLE=sync nodes must honour "
+          + "each other's tickets.", "Set RUNNEL_TICKET_SECRET to the same 32 or more random bytes on every sync node, "
+          + "e.g. $(openssl rand -base64 32).");
+    }
     List<String> origins = origins(env.get("RUNNEL_ALLOWED_ORIGINS"));
     Duration spread = drainSpread(env);
     if (role == Role.SYNC) {
       return new AppConfig(role, dev, port, database, defaultDir, 0, secret, ticketSecret, bus, null, origins, spread,
-          lagDegraded(env));
+          lagDegraded(env), jwt);
     }
     String dir = env.getOrDefault("RUNNEL_DATA_DIR", ".runnel/pgdata");
     if (dir.isBlank()) {
@@ -134,7 +206,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
     return new AppConfig(role, dev, port, database, workingDirectory.resolve(dir).normalize(),
         port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env), origins, spread,
-        lagDegraded(env));
+        lagDegraded(env), jwt);
   }
 
   private static Duration lagDegraded(Map<String, String> env) {
@@ -179,22 +251,85 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     return devText.equals("true");
   }
 
-  private static @Nullable String jwtSecret(Map<String, String> env, Role role, boolean dev) {
+  private static @Nullable String jwtSecret(Map<String, String> env, Role role, boolean dev, Jwt jwt) {
     String secret = env.get("RUNNEL_JWT_SECRET");
     if (secret != null && secret.getBytes(StandardCharsets.UTF_8).length < 32) {
       throw invalid("RUNNEL_JWT_SECRET is shorter than 32 bytes (HS256 needs 32, RFC 7518 3.2).",
           "Set it to at least 32 random bytes, e.g. $(openssl rand -base64 32), or unset it in development.");
     }
+    if (jwt.provider()) {
+      return secret;
+    }
     if (secret == null && role == Role.SYNC) {
       throw invalid("RUNNEL_JWT_SECRET is unset, and RUNNEL_ROLE=sync nodes must accept each other's tokens and "
           + "tickets.", "Set RUNNEL_JWT_SECRET to the same 32 or more random bytes on every sync node, e.g. "
-          + "$(openssl rand -base64 32).");
+          + "$(openssl rand -base64 32), or set RUNNEL_JWKS_URL to check tokens against an identity provider.");
     }
     if (secret == null && !dev) {
       throw invalid("RUNNEL_JWT_SECRET is unset and RUNNEL_DEV is not true: nobody could sign in.",
-          "Set RUNNEL_DEV=true (./runnel run does) for the development sign-in, or set RUNNEL_JWT_SECRET.");
+          "Set RUNNEL_DEV=true (./runnel run does) for the development sign-in, set RUNNEL_JWT_SECRET, or set "
+              + "RUNNEL_JWKS_URL to sign in with an identity provider (docs/deploy.md).");
     }
     return secret;
+  }
+
+  private static Jwt jwt(Map<String, String> env) {
+    String urlText = env.get("RUNNEL_JWKS_URL");
+    URL jwks = null;
+    if (urlText != null) {
+      jwks = jwksUrl(urlText.trim());
+    }
+    String algorithm = env.getOrDefault("RUNNEL_JWT_ALGORITHM", jwks != null ? "RS256" : "HS256").trim();
+    if (!JwtAuthenticator.ALGORITHMS.contains(algorithm)) {
+      throw invalid("RUNNEL_JWT_ALGORITHM is '" + algorithm + "'; the algorithms a node can be pinned to are "
+          + String.join(", ", JwtAuthenticator.ALGORITHMS) + ".", "Set it to the one algorithm your identity "
+          + "provider signs tokens with (RS256 for most; ES256; HS256 with RUNNEL_JWT_SECRET), or unset it.");
+    }
+    if (jwks != null && algorithm.equals("HS256")) {
+      throw invalid("RUNNEL_JWT_ALGORITHM is HS256 and RUNNEL_JWKS_URL is set, but HS256 tokens are checked with the "
+          + "shared RUNNEL_JWT_SECRET, not a JWKS.", "Set RUNNEL_JWT_ALGORITHM to RS256 or ES256 (what the provider "
+          + "signs with), or unset RUNNEL_JWKS_URL to use RUNNEL_JWT_SECRET.");
+    }
+    if (jwks == null && !algorithm.equals("HS256")) {
+      throw invalid("RUNNEL_JWT_ALGORITHM is " + algorithm + " but RUNNEL_JWKS_URL is unset: there is no key to "
+          + "check " + algorithm + " tokens with.", "Set RUNNEL_JWKS_URL to the identity provider's JWKS, e.g. "
+          + "https://<tenant>.auth0.com/.well-known/jwks.json, or unset RUNNEL_JWT_ALGORITHM for HS256.");
+    }
+    String orgClaim = env.getOrDefault("RUNNEL_JWT_ORG_CLAIM", "org_id").trim();
+    if (orgClaim.isEmpty() || orgClaim.startsWith(".") || orgClaim.endsWith(".") || orgClaim.contains("..")) {
+      throw invalid("RUNNEL_JWT_ORG_CLAIM is '" + orgClaim + "', not a claim name or a dotted path.",
+          "Name the claim that holds the user's org (org_id), or a path into nested claims (app_metadata.org); unset "
+              + "it for org_id.");
+    }
+    long skew = number(env, "RUNNEL_JWT_CLOCK_SKEW_S", 10, 300, "Set it to 0–300 seconds, or unset it for 10.");
+    return new Jwt(jwks, algorithm, nonBlank(env, "RUNNEL_JWT_ISSUER"), nonBlank(env, "RUNNEL_JWT_AUDIENCE"), orgClaim,
+        Duration.ofSeconds(skew));
+  }
+
+  private static URL jwksUrl(String text) {
+    String fix = "Set RUNNEL_JWKS_URL to the identity provider's JWKS, an http or https URL such as "
+        + "https://<tenant>.auth0.com/.well-known/jwks.json, or unset it.";
+    try {
+      URI uri = new URI(text);
+      if ((!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme())) || uri.getHost() == null) {
+        throw invalid("RUNNEL_JWKS_URL is '" + text + "', not an http or https URL with a host.", fix);
+      }
+      return uri.toURL();
+    } catch (URISyntaxException | MalformedURLException | IllegalArgumentException e) {
+      throw invalid("RUNNEL_JWKS_URL is '" + text + "', not a URL.", fix);
+    }
+  }
+
+  private static @Nullable String nonBlank(Map<String, String> env, String variable) {
+    String text = env.get(variable);
+    if (text == null) {
+      return null;
+    }
+    if (text.isBlank()) {
+      throw invalid(variable + " is empty.", "Set it to the value every token must carry, or unset it to leave the "
+          + "claim unchecked.");
+    }
+    return text.trim();
   }
 
   private static ReplicatorConfig replication(Map<String, String> env) {

@@ -125,7 +125,8 @@ public final class BoardApp implements AutoCloseable {
     }
   }
 
-  private static String randomSecret() {
+  /** 32 random bytes as Base64: a secret for this process alone. */
+  static String randomSecret() {
     byte[] bytes = new byte[32];
     new SecureRandom().nextBytes(bytes);
     return Base64.getEncoder().encodeToString(bytes);

@@ -5,7 +5,6 @@ import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.sync.SyncNode;
-import io.runnel.sync.auth.JwtAuthenticator;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
@@ -25,8 +24,9 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The board's sync node, as roles {@code all} and {@code sync} run it: the board's declarations, JWT sign-in with
- * the HS256 secret, tickets signed with the shared ticket key, the development sign-in ({@link DevSignIn}), the page
+ * The board's sync node, as roles {@code all} and {@code sync} run it: the board's declarations, JWT sign-in (an
+ * identity provider's keys, or the HS256 secret: {@link AppConfig.Jwt}), tickets signed with the shared ticket key,
+ * the development sign-in ({@link DevSignIn}, absent with an identity provider), the page
  * ({@link BoardPage}) and the origins of {@code RUNNEL_ALLOWED_ORIGINS}.
  */
 final class BoardNode {
@@ -44,17 +44,21 @@ final class BoardNode {
   static SyncNode build(AppConfig config, DataSource pool, Transport bus, String jwtSecret, TicketStore tickets,
       int port, PrometheusMeterRegistry meters, @Nullable Supplier<ReplicatorStats> replicator) {
     Clock clock = Clock.systemUTC();
-    DevSignIn signIn = DevSignIn.of(config.dev(), pool, jwtSecret, clock);
+    DevSignIn signIn = DevSignIn.of(config.devSignIn(), pool, jwtSecret, clock);
     BoardPage page = BoardPage.load();
     // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
     SyncNode.Builder b = SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
-        .channelBus(channels).authenticator(JwtAuthenticator.hs256(jwtSecret).build())
+        .channelBus(channels).authenticator(config.jwt().authenticator(jwtSecret))
         .tickets(Tickets.create(ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
         .allowedOrigins(config.allowedOrigins())
-        .routing(signIn::routes).routing(page::routes).drainSpread(config.drainSpread())
+        .routing(page::routes).drainSpread(config.drainSpread())
         .lagDegraded(config.lagDegraded())
         .listen("0.0.0.0", port).meters(meters);
+    if (!config.jwt().provider()) {
+      // With an identity provider the development sign-in does not exist: its path is an unknown route.
+      b.routing(signIn::routes);
+    }
     if (replicator != null) {
       b.replicator(replicator);
     }

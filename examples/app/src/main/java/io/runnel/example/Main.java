@@ -135,7 +135,12 @@ public final class Main {
   }
 
   private static void printSignIn(PrintStream out, String url, AppConfig config) {
-    if (config.dev()) {
+    AppConfig.Jwt jwt = config.jwt();
+    if (jwt.jwksUrl() != null) {
+      out.println("  sign in:   with a token from the identity provider at " + jwt.jwksUrl() + " (" + jwt.algorithm()
+          + "; claims sub, " + jwt.orgClaim() + ", exp" + (jwt.issuer() == null ? "" : "; iss " + jwt.issuer())
+          + (jwt.audience() == null ? "" : "; aud " + jwt.audience()) + ")");
+    } else if (config.dev()) {
       out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
       out.println("             curl -s -X POST " + url + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
     } else {

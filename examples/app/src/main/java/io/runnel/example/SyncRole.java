@@ -56,7 +56,8 @@ public final class SyncRole implements AutoCloseable {
   /** {@link #start(AppConfig)}, waiting at most {@code schemaWait} for the schema. */
   static SyncRole start(AppConfig config, Duration schemaWait) throws InterruptedException {
     Objects.requireNonNull(config, "config");
-    if (config.role() != AppConfig.Role.SYNC || config.databaseUrl() == null || config.jwtSecret() == null) {
+    if (config.role() != AppConfig.Role.SYNC || config.databaseUrl() == null
+        || (config.jwtSecret() == null && config.ticketSecret() == null)) {
       throw new IllegalArgumentException("Not a configuration of role sync: " + config.role());
     }
     Transport bus = config.bus().open();
@@ -72,7 +73,9 @@ public final class SyncRole implements AutoCloseable {
             "Grant the node's database role CREATE on the database, or create the table with the DDL in "
                 + "docs/deploy.md.");
       }
-      SyncNode node = BoardNode.build(config, pool, bus, config.jwtSecret(), tickets, config.port(),
+      // With an identity provider and no shared JWT secret, the secret only keys what this process signs alone.
+      String secret = config.jwtSecret() != null ? config.jwtSecret() : BoardApp.randomSecret();
+      SyncNode node = BoardNode.build(config, pool, bus, secret, tickets, config.port(),
           new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), null);
       node.start();
       return new SyncRole(pool, bus, node);

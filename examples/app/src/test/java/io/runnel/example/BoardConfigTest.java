@@ -2,6 +2,7 @@ package io.runnel.example;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import io.runnel.bus.NatsConfig;
 import io.runnel.bus.TransportConfig;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -194,5 +196,65 @@ class BoardConfigTest {
             "another JWT secret, another key"),
         () -> assertTrue(Arrays.equals((SECRET + "-tickets").getBytes(StandardCharsets.UTF_8),
             BoardNode.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
+  }
+
+  @Test
+  void anIdentityProvidersJwksPinsItsAlgorithmChecksIssuerAndAudienceAndTurnsTheDevSignInOff() throws Exception {
+    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+        "RUNNEL_JWKS_URL", "https://acme.eu.auth0.com/.well-known/jwks.json", "RUNNEL_JWT_ISSUER",
+        "https://acme.eu.auth0.com/", "RUNNEL_JWT_AUDIENCE", "https://board.example.com", "RUNNEL_JWT_ORG_CLAIM",
+        "app_metadata.org", "RUNNEL_JWT_CLOCK_SKEW_S", "30"), HERE);
+    AppConfig es = AppConfig.fromEnvironment(Map.of("RUNNEL_JWKS_URL", "http://127.0.0.1:9000/jwks",
+        "RUNNEL_JWT_ALGORITHM", "ES256"), HERE);
+    AppConfig plain = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true"), HERE);
+    assertAll(
+        () -> assertEquals(URI.create("https://acme.eu.auth0.com/.well-known/jwks.json").toURL(), c.jwt().jwksUrl()),
+        () -> assertEquals("RS256", c.jwt().algorithm(), "RS256 unless told otherwise"),
+        () -> assertEquals("https://acme.eu.auth0.com/", c.jwt().issuer()),
+        () -> assertEquals("https://board.example.com", c.jwt().audience()),
+        () -> assertEquals("app_metadata.org", c.jwt().orgClaim()),
+        () -> assertEquals(Duration.ofSeconds(30), c.jwt().clockSkew()),
+        () -> assertTrue(c.dev(), "development mode stays on"),
+        () -> assertFalse(c.devSignIn(), "but the development sign-in is off with a provider"),
+        () -> assertEquals("RS256", c.jwt().authenticator("0123456789abcdef0123456789abcdef").algorithm()),
+        () -> assertEquals("ES256", es.jwt().algorithm(), "no secret and no dev mode are needed with a provider"),
+        () -> assertEquals("HS256", plain.jwt().algorithm()),
+        () -> assertEquals("org_id", plain.jwt().orgClaim()),
+        () -> assertEquals(Duration.ofSeconds(10), plain.jwt().clockSkew()),
+        () -> assertTrue(plain.devSignIn()));
+  }
+
+  @Test
+  void eachBadSignInValueIsRefusedNamingItsVariable() {
+    String jwks = "https://idp.example.com/jwks";
+    assertAll(
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", "idp.example.com/jwks").cause().startsWith("RUNNEL_JWKS_URL"),
+            "no scheme"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", "ftp://idp.example.com/jwks").cause()
+            .contains("not an http or https URL"), "another scheme"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_ALGORITHM", "none").cause()
+            .contains("RS256, ES256, HS256"), "an algorithm that cannot be pinned"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_ALGORITHM", "HS256").cause()
+            .contains("shared RUNNEL_JWT_SECRET"), "HS256 takes the secret, not a JWKS"),
+        () -> assertTrue(refused("RUNNEL_DEV", "true", "RUNNEL_JWT_ALGORITHM", "RS256").fix()
+            .contains("RUNNEL_JWKS_URL"), "RS256 without a JWKS"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_ISSUER", " ").cause()
+            .contains("RUNNEL_JWT_ISSUER is empty"), "an empty issuer"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_AUDIENCE", "").cause()
+            .contains("RUNNEL_JWT_AUDIENCE is empty"), "an empty audience"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_ORG_CLAIM", "app_metadata.").cause()
+            .contains("RUNNEL_JWT_ORG_CLAIM"), "a path ending in a dot"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_CLOCK_SKEW_S", "301").cause()
+            .contains("RUNNEL_JWT_CLOCK_SKEW_S"), "a skew past five minutes"),
+        () -> assertTrue(refused("RUNNEL_JWKS_URL", jwks, "RUNNEL_JWT_CLOCK_SKEW_S", "10s").cause()
+            .contains("RUNNEL_JWT_CLOCK_SKEW_S"), "a unit"),
+        () -> assertTrue(refused("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS, "RUNNEL_JWKS_URL", jwks)
+            .cause().startsWith("RUNNEL_TICKET_SECRET and RUNNEL_JWT_SECRET are unset"),
+            "sync nodes on a provider still share a ticket key"));
+    AppConfig sync = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
+        "RUNNEL_JWKS_URL", jwks, "RUNNEL_TICKET_SECRET", SECRET + "-tickets"), HERE);
+    assertAll(
+        () -> assertNull(sync.jwtSecret(), "a sync node on a provider needs no JWT secret"),
+        () -> assertTrue(sync.jwt().provider()));
   }
 }

@@ -29,14 +29,17 @@ public final class AuthRefusedException extends RunnelException {
    * The grant {@code authenticator} gives {@code credentials}, valid at {@code nowMillis}.
    *
    * @param fix what a refused caller should send (the socket also takes a ticket)
-   * @throws AuthRefusedException 401 when the credentials prove nobody or the grant has expired; 503 when the
-   *     authenticator throws, whose exception is logged under a new error id that the cause names (its text, a key
+   * @throws AuthRefusedException 401 when the credentials prove nobody or the grant has expired, or the refusal the
+   *     authenticator threw itself (whose cause names the check that failed); 503 when the authenticator throws
+   *     anything else, whose exception is logged under a new error id that the cause names (its text, a key
    *     server's address or a credential, never reaches the client)
    */
   public static Grant grant(Authenticator authenticator, Credentials credentials, long nowMillis, String fix) {
     Grant grant;
     try {
       grant = authenticator.authenticate(credentials);
+    } catch (AuthRefusedException e) {
+      throw e;
     } catch (Exception e) {
       throw unavailable(e);
     }

@@ -4,8 +4,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides who a request is, before a socket exists, and again while it lives. {@link #authenticate} answers a
- * {@link Grant}; null when the credentials prove nobody ({@code 401 X_SOCKET_UNAUTHENTICATED}); throws when it cannot
- * decide now, for example when its key source is unreachable ({@code 503 X_SOCKET_AUTH_UNAVAILABLE} with
+ * {@link Grant}; null when the credentials prove nobody ({@code 401 X_SOCKET_UNAUTHENTICATED}), or throws
+ * {@link AuthRefusedException#unauthenticated} to refuse them with a cause that names why; throws anything else when
+ * it cannot decide now, for example when its key source is unreachable ({@code 503 X_SOCKET_AUTH_UNAVAILABLE} with
  * {@code Retry-After}). {@link #refresh} re-decides an open socket's grant ({@code docs/auth.md}, "Identity over
  * time").
  */
@@ -15,7 +16,9 @@ public interface Authenticator {
   /**
    * The grant for {@code credentials}, or null.
    *
-   * @throws Exception when the authenticator cannot decide now
+   * @throws AuthRefusedException from {@link AuthRefusedException#unauthenticated}: the credentials prove nobody, for
+   *     the reason its cause names (a 401 like null, with that cause)
+   * @throws Exception anything else when the authenticator cannot decide now (a 503)
    */
   @Nullable Grant authenticate(Credentials credentials) throws Exception;
 

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
@@ -59,22 +61,30 @@ class JwtAuthenticatorTest {
   }
 
   @Test
-  void noTokenAnExpiredOneAWrongSignatureAndAMissingExpProveNobody() throws Exception {
+  void noTokenProvesNobodyAndAnExpiredOneAWrongSignatureAndAMissingExpAreRefusedAsNamed() throws Exception {
     JwtAuthenticator auth = JwtAuthenticator.hs256(SECRET).clock(CLOCK).build();
     MACSigner right = new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8));
     MACSigner wrong = new MACSigner("another-secret-of-at-least-32-bytes!!".getBytes(StandardCharsets.UTF_8));
     assertAll(
         () -> assertNull(auth.authenticate(new Credentials(null, null, null))),
-        () -> assertNull(auth.authenticate(new Credentials("not.a.jwt", null, null))),
-        () -> assertNull(auth.authenticate(new Credentials(token(right, JWSAlgorithm.HS256, null,
-            claims().expirationTime(Date.from(NOW.minusSeconds(60))).build()), null, null)), "expired"),
-        () -> assertNull(auth.authenticate(new Credentials(token(wrong, JWSAlgorithm.HS256, null, claims().build()),
-            null, null)), "wrong signature"),
-        () -> assertNull(auth.authenticate(new Credentials(token(right, JWSAlgorithm.HS256, null,
-            claims().expirationTime(null).build()), null, null)), "exp is required"),
+        () -> assertRefused(auth, "not.a.jwt", "not a JSON Web Token"),
+        () -> assertRefused(auth, token(right, JWSAlgorithm.HS256, null,
+            claims().expirationTime(Date.from(NOW.minusSeconds(60))).build()), "expired"),
+        () -> assertRefused(auth, token(wrong, JWSAlgorithm.HS256, null, claims().build()),
+            "signature does not verify"),
+        () -> assertRefused(auth, token(right, JWSAlgorithm.HS256, null, claims().expirationTime(null).build()),
+            "no exp"),
         () -> assertNotNull(auth.authenticate(new Credentials(null, token(right, JWSAlgorithm.HS256, null,
             claims().build()), null)), "the session cookie carries the same token"),
         () -> assertThrows(IllegalArgumentException.class, () -> JwtAuthenticator.hs256("short")));
+  }
+
+  static void assertRefused(JwtAuthenticator auth, String token, String named) {
+    AuthRefusedException e = assertThrows(AuthRefusedException.class,
+        () -> auth.authenticate(new Credentials(token, null, null)));
+    assertAll(
+        () -> assertEquals(401, e.status()),
+        () -> assertTrue(e.cause().contains(named), "expected '" + named + "' in: " + e.cause()));
   }
 
   @Test
@@ -111,7 +121,7 @@ class JwtAuthenticatorTest {
     JwtAuthenticator unreachable = JwtAuthenticator.jwks(URI.create("http://127.0.0.1:1/jwks").toURL())
         .clock(CLOCK).build();
     String t = token(new RSASSASigner(first), JWSAlgorithm.RS256, "k1", claims().build());
-    assertThrows(Exception.class, () -> unreachable.authenticate(new Credentials(t, null, null)),
+    assertThrows(KeySourceException.class, () -> unreachable.authenticate(new Credentials(t, null, null)),
         "503, not 401: the authenticator cannot decide");
   }
 }
