@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.RunnelException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -47,6 +50,28 @@ class EmbeddedDatabaseTest {
             () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "70000", "RUNNEL_DEV", "true"), dir)),
         () -> assertThrows(RunnelException.class,
             () -> AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", " ", "RUNNEL_DEV", "true"), dir)));
+  }
+
+  @Test
+  void aFailedStartNamesTheServersOwnReasonAndADirectoryInUseIsRefusedUntouched(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("pgdata");
+    try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
+      UncheckedIOException inUse = assertThrows(UncheckedIOException.class, () -> EmbeddedDatabase.start(data, 0));
+      try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        assertAll(
+            () -> assertTrue(inUse.getMessage().contains("already runs an embedded PostgreSQL on " + data),
+                inUse.getMessage()),
+            () -> assertEquals("1", one(s, "SELECT 1"), "the running server was not touched"));
+      }
+    }
+    Files.writeString(data.resolve("postgresql.conf"), "this line is not a setting\n",
+        StandardOpenOption.APPEND);
+    UncheckedIOException failed = assertThrows(UncheckedIOException.class, () -> EmbeddedDatabase.start(data, 0));
+    assertAll(
+        () -> assertTrue(failed.getMessage().contains(EmbeddedDatabase.logFile(data).toString()),
+            "the message names the log: " + failed.getMessage()),
+        () -> assertTrue(failed.getMessage().contains("postgresql.conf"),
+            "and its lines name the server's reason: " + failed.getMessage()));
   }
 
   private static String one(Statement s, String sql) throws Exception {

@@ -96,6 +96,29 @@ final class RoleProcess implements AutoCloseable {
     return Integer.parseInt(line.substring(at, end));
   }
 
+  /**
+   * Kills the JVM with SIGKILL, and with it {@code alsoKill} (processes it started, such as its PostgreSQL's
+   * watchdog), as a crash or {@code kill -9} would; waits until the JVM is gone.
+   */
+  void kill(List<ProcessHandle> alsoKill) throws InterruptedException {
+    for (ProcessHandle p : alsoKill) {
+      p.destroyForcibly();
+    }
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+    reader.join(TimeUnit.SECONDS.toMillis(10));
+  }
+
+  /** The lines read so far by {@link #awaitLine}, in order. */
+  List<String> printed() {
+    return List.copyOf(seen);
+  }
+
+  /** The processes the JVM started that still run (its children and theirs). */
+  List<ProcessHandle> descendants() {
+    return process.descendants().toList();
+  }
+
   /** Sends SIGTERM, as Kubernetes does, and returns at once (the process drains and stops on its own). */
   void terminate() {
     process.toHandle().destroy();
