@@ -16,7 +16,7 @@ public final class SourceTree {
 
   /** The modules an app depends on (library code), from the repository's root. */
   public static final List<String> LIBRARY_MODULES =
-      List.of("query-dsl", "protocol", "replicator", "sync-node", "client-teavm");
+      List.of("query-dsl", "protocol", "replicator", "sync-node", "client-teavm", "server");
 
   private SourceTree() {}
 

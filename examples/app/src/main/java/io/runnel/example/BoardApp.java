@@ -8,11 +8,15 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.server.AppConfig;
+import io.runnel.server.EmbeddedDatabase;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.socket.Drained;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -25,8 +29,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BoardApp implements AutoCloseable {
 
+  /** The app's name, which names its default slot and publication. */
+  public static final String NAME = "board";
+
   /** The replication slot and publication the board's replicator uses unless configured otherwise. */
-  public static final String SLOT = "runnel_board";
+  public static final String SLOT = AppConfig.defaultSlot(NAME);
 
   private static final long STREAMING_WAIT_SECONDS = 30;
 
@@ -103,6 +110,15 @@ public final class BoardApp implements AutoCloseable {
       int port, PrometheusMeterRegistry meters, Replicator replicator) {
     // One process: its ticket claims stay in its memory.
     return BoardNode.build(config, pool, bus, secret, TicketStore.inMemory(), port, meters, replicator::stats);
+  }
+
+  /**
+   * The board's configuration from {@code env} ({@link AppConfig#fromEnvironment}, as app {@value #NAME}).
+   *
+   * @throws io.runnel.wire.ConfigInvalidException ({@code X_CONFIG_INVALID}) for a bad value or combination
+   */
+  public static AppConfig config(Map<String, String> env, Path workingDirectory) {
+    return AppConfig.fromEnvironment(env, workingDirectory, NAME);
   }
 
   /** A pool of at most {@code size} connections to {@code database}. */

@@ -4,22 +4,19 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.server.AppConfig;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.auth.Tickets;
 import io.runnel.sync.channel.ChannelBus;
 import io.runnel.sync.channel.TransportChannelBus;
 import io.runnel.sync.socket.Drained;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +47,7 @@ final class BoardNode {
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
     SyncNode.Builder b = SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
         .channelBus(channels).authenticator(config.jwt().authenticator(jwtSecret))
-        .tickets(Tickets.create(ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
+        .tickets(Tickets.create(AppConfig.ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
         .allowedOrigins(config.allowedOrigins())
         .routing(page::routes).drainSpread(config.drainSpread())
         .lagDegraded(config.lagDegraded())
@@ -78,24 +75,6 @@ final class BoardNode {
       System.getLogger(BoardNode.class.getName()).log(System.Logger.Level.WARNING,
           "The drain did not finish; stopping anyway: " + e);
       return null;
-    }
-  }
-
-  /**
-   * The key tickets are signed with: {@code RUNNEL_TICKET_SECRET}'s bytes when set, else HMAC-SHA256 of the text
-   * {@code runnel:tickets} under {@code RUNNEL_JWT_SECRET} (32 bytes), so nodes sharing the JWT secret share it and
-   * a ticket's signature never doubles as a token's.
-   */
-  static byte[] ticketKey(@Nullable String ticketSecret, String jwtSecret) {
-    if (ticketSecret != null) {
-      return ticketSecret.getBytes(StandardCharsets.UTF_8);
-    }
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(jwtSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return mac.doFinal("runnel:tickets".getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
     }
   }
 }

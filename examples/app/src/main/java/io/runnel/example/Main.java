@@ -1,6 +1,9 @@
 package io.runnel.example;
 
 import io.runnel.replicator.ReplicatorConfig;
+import io.runnel.server.AppConfig;
+import io.runnel.server.EmbeddedDatabase;
+import io.runnel.server.LogFormat;
 import io.runnel.sync.socket.Drained;
 import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.RunnelException;
@@ -33,7 +36,7 @@ public final class Main {
   public static void main(String[] args) throws Exception {
     AppConfig config;
     try {
-      config = AppConfig.fromEnvironment(System.getenv(), Path.of("").toAbsolutePath());
+      config = BoardApp.config(System.getenv(), Path.of("").toAbsolutePath());
       LogFormat.fromEnvironment(System.getenv(), config.dev()).install();
     } catch (RunnelException e) {
       System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());

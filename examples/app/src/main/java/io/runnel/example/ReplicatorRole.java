@@ -11,6 +11,7 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.server.AppConfig;
 import io.runnel.sync.Degraded;
 import io.runnel.sync.metrics.JvmMeters;
 import io.runnel.wire.JsonObject;

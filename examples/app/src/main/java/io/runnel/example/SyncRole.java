@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
+import io.runnel.server.AppConfig;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.socket.Drained;

@@ -307,7 +307,7 @@ class BoardAppTest {
   void theBannerPrintsTheUrlTheJdbcUrlTheBusAndHowToSignIn() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Main.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), app,
-        AppConfig.fromEnvironment(BoardHttp.env(db, "RUNNEL_DEV", "true"), Path.of("target")));
+        BoardApp.config(BoardHttp.env(db, "RUNNEL_DEV", "true"), Path.of("target")));
     String printed = out.toString(StandardCharsets.UTF_8);
     assertAll(
         () -> assertTrue(printed.contains("http://localhost:" + app.port() + "/"), printed),

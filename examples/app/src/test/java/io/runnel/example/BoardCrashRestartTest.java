@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.EmbeddedDatabase;
 import io.runnel.testing.Await;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;

@@ -57,7 +57,7 @@ final class BoardHttp {
 
   /** The app of {@code env}, started. */
   static BoardApp start(Map<String, String> env) throws InterruptedException {
-    return BoardApp.start(AppConfig.fromEnvironment(env, Path.of("target")));
+    return BoardApp.start(BoardApp.config(env, Path.of("target")));
   }
 
   Answer signIn(String body) throws Exception {

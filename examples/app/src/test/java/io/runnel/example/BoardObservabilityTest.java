@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.LogFormat;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.ConfigInvalidException;

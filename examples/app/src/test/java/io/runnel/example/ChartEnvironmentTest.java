@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AppConfig;
+import io.runnel.server.LogFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +60,7 @@ class ChartEnvironmentTest {
   static Set<String> readBy(String role) {
     Recording env = new Recording(Map.of("RUNNEL_ROLE", role, "DATABASE_URL", "postgres://u:p@db.example/board",
         "NATS_URL", "nats://nats.example:4222", "RUNNEL_JWT_SECRET", "0123456789abcdef0123456789abcdef"));
-    AppConfig config = AppConfig.fromEnvironment(env, Path.of("/srv"));
+    AppConfig config = BoardApp.config(env, Path.of("/srv"));
     // What Main reads besides the configuration: the log format.
     LogFormat.fromEnvironment(env, config.dev());
     return env.asked;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.server.AppConfig;
 import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
@@ -59,7 +60,7 @@ class ReplicatorRoleTest {
       throws Exception {
     try (NatsServer nats = NatsServer.start(dir, Map.of())) {
       Map<String, String> env = BoardHttp.env(db, "RUNNEL_ROLE", "replicator", "NATS_URL", nats.url());
-      AppConfig config = AppConfig.fromEnvironment(env, Path.of("target"));
+      AppConfig config = BoardApp.config(env, Path.of("target"));
       ReplicatorRole first = ReplicatorRole.start(config);
       try (ReplicatorRole second = ReplicatorRole.start(config)) {
         await(first, ReplicatorStats.State.STREAMING);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AppConfig;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -40,7 +41,7 @@ class SyncRoleTest {
   void aSyncNodeOnAnUnmigratedDatabaseRefusesAfterItsWaitNamingTheReplicatorRole(TestDatabase db, @TempDir Path dir)
       throws Exception {
     try (NatsServer nats = NatsServer.start(dir, Map.of())) {
-      AppConfig config = AppConfig.fromEnvironment(BoardHttp.env(db, "RUNNEL_ROLE", "sync", "NATS_URL", nats.url(),
+      AppConfig config = BoardApp.config(BoardHttp.env(db, "RUNNEL_ROLE", "sync", "NATS_URL", nats.url(),
           "RUNNEL_JWT_SECRET", ThreeProcessesTest.SECRET), Path.of("target"));
       RunnelException e = assertThrows(RunnelException.class, () -> SyncRole.start(config, Duration.ZERO).close());
       assertAll(

@@ -106,6 +106,7 @@ class JwksSignInTest {
   }
 
   @Test
+  // nimbus-jose-jwt's claims take times as java.util.Date.
   @SuppressWarnings("JavaUtilDate")
   void eachBadTokenIsRefusedWithTheCheckItFailedNamed() throws Exception {
     JwtAuthenticator auth = pinned("RS256");

@@ -21,6 +21,7 @@ class RecordTest extends NotesWorldTest {
 
 
   /** Every title record(notes, key) showed, in order; null while the page held no such record. */
+  // Playwright answers the page's array as a List of Object.
   @SuppressWarnings("unchecked")
   private static List<Object> seen(NotesTab tab, String key) {
     return (List<Object>) tab.page.evaluate("k => window.seen[k]", key);
@@ -58,6 +59,7 @@ class RecordTest extends NotesWorldTest {
   }
 
   @Test
+  // Playwright answers a page's array as a List of Object; the casts below name what the page returned.
   @SuppressWarnings("unchecked")
   void aRecordAppearsIsChangedOptimisticallyAndByAnotherWriterAndGoesAway() throws Exception {
     try (BrowserContext context = world.newContext()) {

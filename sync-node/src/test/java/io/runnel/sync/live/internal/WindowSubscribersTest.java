@@ -62,8 +62,10 @@ class WindowSubscribersTest {
     subs.publish(List.of(row), Map.of("w1", Set.of("1")), cursor);
     Object[] first = a.patches.getFirst();
     Object[] second = b.patches.getFirst();
+    // The recording subscriber keeps each patch's parts as an Object[]; these are the lists it was handed.
     @SuppressWarnings("unchecked")
     List<Op> ops = (List<Op>) first[1];
+    // As above: the second part is the patch's write ids.
     @SuppressWarnings("unchecked")
     List<String> writes = (List<String>) first[2];
     ServerFrame.Patch frame = new ServerFrame.Patch("s1", ops, writes, cursor);

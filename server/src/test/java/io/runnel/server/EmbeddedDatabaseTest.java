@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,7 +23,7 @@ class EmbeddedDatabaseTest {
 
   @Test
   void theMainJobStartsALogicalReplicationReadyPostgresAndKeepsItsDataAcrossRuns(@TempDir Path dir) throws Exception {
-    AppConfig config = AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", "pg", "RUNNEL_DEV", "true"), dir);
+    AppConfig config = AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", "pg", "RUNNEL_DEV", "true"), dir, "test");
     try (EmbeddedDatabase db = EmbeddedDatabase.start(config.dataDirectory(), 0)) {
       try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
           Statement s = c.createStatement()) {
@@ -42,14 +42,14 @@ class EmbeddedDatabaseTest {
   @Test
   void aMalformedPortIsAConfigErrorNamingTheVariable(@TempDir Path dir) {
     RunnelException e = assertThrows(RunnelException.class,
-        () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "eighty", "RUNNEL_DEV", "true"), dir));
+        () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "eighty", "RUNNEL_DEV", "true"), dir, "test"));
     assertAll(
         () -> assertEquals(ErrorCode.X_CONFIG_INVALID, e.code()),
         () -> assertTrue(e.cause().contains("RUNNEL_PG_PORT"), e.cause()),
         () -> assertThrows(RunnelException.class,
-            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "70000", "RUNNEL_DEV", "true"), dir)),
+            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_PG_PORT", "70000", "RUNNEL_DEV", "true"), dir, "test")),
         () -> assertThrows(RunnelException.class,
-            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", " ", "RUNNEL_DEV", "true"), dir)));
+            () -> AppConfig.fromEnvironment(Map.of("RUNNEL_DATA_DIR", " ", "RUNNEL_DEV", "true"), dir, "test")));
   }
 
   @Test

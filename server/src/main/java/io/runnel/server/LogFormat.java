@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import io.runnel.sync.log.JsonLogFormatter;
 import io.runnel.wire.ConfigInvalidException;

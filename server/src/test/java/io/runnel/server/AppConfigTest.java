@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,24 +21,29 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The process's environment: defaults, and each bad value refused with {@code X_CONFIG_INVALID} naming it. */
-class BoardConfigTest {
+/** The runtime's environment: defaults, and each bad value refused with {@code X_CONFIG_INVALID} naming it. */
+class AppConfigTest {
 
   static final Path HERE = Path.of("/srv/board");
+
+  /** The configuration of an app named board, as the team board reads it. */
+  static AppConfig config(Map<String, String> env, Path workingDirectory) {
+    return AppConfig.fromEnvironment(env, workingDirectory, "board");
+  }
 
   static RunnelException refused(String... env) {
     Map<String, String> m = new HashMap<>();
     for (int i = 0; i < env.length; i += 2) {
       m.put(env[i], env[i + 1]);
     }
-    RunnelException e = assertThrows(RunnelException.class, () -> AppConfig.fromEnvironment(m, HERE));
+    RunnelException e = assertThrows(RunnelException.class, () -> config(m, HERE));
     assertEquals(ErrorCode.X_CONFIG_INVALID, e.code());
     return e;
   }
 
   @Test
   void theDefaultsAreRoleAllPort8080TheEmbeddedDatabaseAndItsKeptFolder() {
-    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true"), HERE);
+    AppConfig c = config(Map.of("RUNNEL_DEV", "true"), HERE);
     assertAll(
         () -> assertEquals(AppConfig.Role.ALL, c.role()),
         () -> assertTrue(c.dev()),
@@ -53,11 +58,11 @@ class BoardConfigTest {
   @Test
   void theDrainSpreadIsReadInMillisecondsUpToAWindowsGracePeriod() {
     assertAll(
-        () -> assertEquals(Duration.ofMillis(2500), AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+        () -> assertEquals(Duration.ofMillis(2500), config(Map.of("RUNNEL_DEV", "true",
             "RUNNEL_DRAIN_SPREAD_MS", "2500"), HERE).drainSpread()),
-        () -> assertEquals(Duration.ZERO, AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+        () -> assertEquals(Duration.ZERO, config(Map.of("RUNNEL_DEV", "true",
             "RUNNEL_DRAIN_SPREAD_MS", "0"), HERE).drainSpread(), "0: every client reconnects at once"),
-        () -> assertEquals(Duration.ofMinutes(1), AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+        () -> assertEquals(Duration.ofMinutes(1), config(Map.of("RUNNEL_DEV", "true",
             "RUNNEL_DRAIN_SPREAD_MS", "60000"), HERE).drainSpread(), "the longest"),
         () -> assertTrue(refused("RUNNEL_DRAIN_SPREAD_MS", "10s", "RUNNEL_DEV", "true").cause()
             .contains("RUNNEL_DRAIN_SPREAD_MS"), "a unit is not milliseconds"),
@@ -71,7 +76,7 @@ class BoardConfigTest {
 
   @Test
   void natsUrlSelectsTheNatsBus() {
-    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true", "NATS_URL",
+    AppConfig c = config(Map.of("RUNNEL_DEV", "true", "NATS_URL",
         "nats://nats-1.example:4222,nats://nats-2.example:4223"), HERE);
     assertAll(
         () -> assertTrue(c.bus() instanceof NatsConfig, String.valueOf(c.bus())),
@@ -80,7 +85,7 @@ class BoardConfigTest {
 
   @Test
   void databaseUrlAndPortAreHonoured() {
-    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true", "PORT", "9090",
+    AppConfig c = config(Map.of("RUNNEL_DEV", "true", "PORT", "9090",
         "DATABASE_URL", "postgres://app:pw@db.example:6543/board"), HERE);
     assertAll(
         () -> assertEquals(9090, c.port()),
@@ -144,7 +149,7 @@ class BoardConfigTest {
 
   @Test
   void aSyncNodeReadsItsDatabaseBusSecretsOriginsAndDrainSpread() {
-    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
+    AppConfig c = config(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
         "RUNNEL_JWT_SECRET", SECRET, "RUNNEL_TICKET_SECRET", SECRET + "-tickets", "PORT", "8081",
         "RUNNEL_ALLOWED_ORIGINS", "https://board.example.com, https://board.example.org:8443",
         "RUNNEL_DRAIN_SPREAD_MS", "20000"), HERE);
@@ -164,9 +169,9 @@ class BoardConfigTest {
 
   @Test
   void theReplicatorReadsItsSlotPublicationAndReplicationUrlWithTheBoardsDefaults() {
-    AppConfig plain = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
+    AppConfig plain = config(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
         "NATS_URL", NATS), HERE);
-    AppConfig named = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
+    AppConfig named = config(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB,
         "NATS_URL", NATS, "REPLICATION_URL", "postgres://replicator:pw@db.example:5432/board",
         "REPLICATION_SLOT", "board_two", "REPLICATION_PUBLICATION", "board_pub"), HERE);
     assertAll(
@@ -185,28 +190,28 @@ class BoardConfigTest {
 
   @Test
   void theTicketKeyIsTheTicketSecretOrOneDerivedAlikeFromTheJwtSecretNeverTheJwtSecretItself() {
-    byte[] derived = BoardNode.ticketKey(null, SECRET);
+    byte[] derived = AppConfig.ticketKey(null, SECRET);
     assertAll(
-        () -> assertTrue(Arrays.equals(derived, BoardNode.ticketKey(null, SECRET)),
+        () -> assertTrue(Arrays.equals(derived, AppConfig.ticketKey(null, SECRET)),
             "every node with the same JWT secret derives the same key"),
         () -> assertEquals(32, derived.length),
         () -> assertTrue(!Arrays.equals(derived, SECRET.getBytes(StandardCharsets.UTF_8)),
             "a ticket's signature never doubles as a token's"),
-        () -> assertTrue(!Arrays.equals(derived, BoardNode.ticketKey(null, SECRET + "x")),
+        () -> assertTrue(!Arrays.equals(derived, AppConfig.ticketKey(null, SECRET + "x")),
             "another JWT secret, another key"),
         () -> assertTrue(Arrays.equals((SECRET + "-tickets").getBytes(StandardCharsets.UTF_8),
-            BoardNode.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
+            AppConfig.ticketKey(SECRET + "-tickets", SECRET)), "RUNNEL_TICKET_SECRET, when set, is the key"));
   }
 
   @Test
   void anIdentityProvidersJwksPinsItsAlgorithmChecksIssuerAndAudienceAndTurnsTheDevSignInOff() throws Exception {
-    AppConfig c = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true",
+    AppConfig c = config(Map.of("RUNNEL_DEV", "true",
         "RUNNEL_JWKS_URL", "https://acme.eu.auth0.com/.well-known/jwks.json", "RUNNEL_JWT_ISSUER",
         "https://acme.eu.auth0.com/", "RUNNEL_JWT_AUDIENCE", "https://board.example.com", "RUNNEL_JWT_ORG_CLAIM",
         "app_metadata.org", "RUNNEL_JWT_CLOCK_SKEW_S", "30"), HERE);
-    AppConfig es = AppConfig.fromEnvironment(Map.of("RUNNEL_JWKS_URL", "http://127.0.0.1:9000/jwks",
+    AppConfig es = config(Map.of("RUNNEL_JWKS_URL", "http://127.0.0.1:9000/jwks",
         "RUNNEL_JWT_ALGORITHM", "ES256"), HERE);
-    AppConfig plain = AppConfig.fromEnvironment(Map.of("RUNNEL_DEV", "true"), HERE);
+    AppConfig plain = config(Map.of("RUNNEL_DEV", "true"), HERE);
     assertAll(
         () -> assertEquals(URI.create("https://acme.eu.auth0.com/.well-known/jwks.json").toURL(), c.jwt().jwksUrl()),
         () -> assertEquals("RS256", c.jwt().algorithm(), "RS256 unless told otherwise"),
@@ -251,10 +256,23 @@ class BoardConfigTest {
         () -> assertTrue(refused("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS, "RUNNEL_JWKS_URL", jwks)
             .cause().startsWith("RUNNEL_TICKET_SECRET and RUNNEL_JWT_SECRET are unset"),
             "sync nodes on a provider still share a ticket key"));
-    AppConfig sync = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
+    AppConfig sync = config(Map.of("RUNNEL_ROLE", "sync", "DATABASE_URL", DB, "NATS_URL", NATS,
         "RUNNEL_JWKS_URL", jwks, "RUNNEL_TICKET_SECRET", SECRET + "-tickets"), HERE);
     assertAll(
         () -> assertNull(sync.jwtSecret(), "a sync node on a provider needs no JWT secret"),
         () -> assertTrue(sync.jwt().provider()));
+  }
+
+  @Test
+  void theDefaultSlotIsNamedAfterTheAppSoTwoAppsOnOneDatabaseNeverShareOne() {
+    AppConfig todo = AppConfig.fromEnvironment(Map.of("RUNNEL_ROLE", "replicator", "DATABASE_URL", DB, "NATS_URL",
+        NATS), HERE, "todo");
+    assertAll(
+        () -> assertEquals("runnel_todo", todo.replication().slot()),
+        () -> assertEquals("runnel_todo", todo.replication().publication()),
+        () -> assertEquals("runnel_board", AppConfig.defaultSlot("board")),
+        () -> assertThrows(IllegalArgumentException.class, () -> AppConfig.defaultSlot("Board")),
+        () -> assertThrows(IllegalArgumentException.class, () -> AppConfig.defaultSlot("")),
+        () -> assertThrows(IllegalArgumentException.class, () -> AppConfig.defaultSlot("a".repeat(41))));
   }
 }

