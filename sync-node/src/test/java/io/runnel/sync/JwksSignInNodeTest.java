@@ -67,13 +67,19 @@ class JwksSignInNodeTest {
     idp = JwksServer.start();
     key = idp.rsa("k1");
     fixture = LiveFixtureAccess.start(db, "jwks", List.of(NOTES_ENTITY));
-    node = SyncNode.builder()
+    node = startNode();
+  }
+
+  /** A started node on the fixture, signing users in with the provider's keys, its issuer and audience. */
+  SyncNode startNode() {
+    SyncNode n = SyncNode.builder()
         .declarations(Declarations.builder().query(Query.of(ALL).on(NOTES_ENTITY).policy(Policy.authenticated()))
             .build())
         .transport(fixture.bus()).dataSource(fixture.pool())
         .authenticator(JwtAuthenticator.jwks(idp.url(), "RS256").issuer(ISSUER).audience(AUDIENCE).build())
         .listen("127.0.0.1", 0).build();
-    node.start();
+    n.start();
+    return n;
   }
 
   @AfterAll
@@ -145,13 +151,7 @@ class JwksSignInNodeTest {
   @Test
   void aProviderThatIsDownIsA503AtBothAndAKeyTheNodeHoldsStillSignsIn() throws Exception {
     // A node of its own, so that its key cache and refetch budget are this test's alone.
-    SyncNode cold = SyncNode.builder()
-        .declarations(Declarations.builder().query(Query.of(ALL).on(NOTES_ENTITY).policy(Policy.authenticated()))
-            .build())
-        .transport(fixture.bus()).dataSource(fixture.pool())
-        .authenticator(JwtAuthenticator.jwks(idp.url(), "RS256").issuer(ISSUER).audience(AUDIENCE).build())
-        .listen("127.0.0.1", 0).build();
-    cold.start();
+    SyncNode cold = startNode();
     try {
       HttpResponse<String> first = ticket(cold, JwksServer.sign(key, JWSAlgorithm.RS256, claims().build()));
       // A key the node has not seen makes it fetch the JWKS again, which is down now.

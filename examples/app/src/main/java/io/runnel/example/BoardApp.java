@@ -9,6 +9,7 @@ import io.runnel.replicator.DatabaseUrl;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.server.AppConfig;
+import io.runnel.server.DevSignIn;
 import io.runnel.server.EmbeddedDatabase;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;

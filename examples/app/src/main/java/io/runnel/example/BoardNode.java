@@ -5,6 +5,7 @@ import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
 import io.runnel.server.AppConfig;
+import io.runnel.server.DevSignIn;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.auth.Tickets;
@@ -41,7 +42,7 @@ final class BoardNode {
   static SyncNode build(AppConfig config, DataSource pool, Transport bus, String jwtSecret, TicketStore tickets,
       int port, PrometheusMeterRegistry meters, @Nullable Supplier<ReplicatorStats> replicator) {
     Clock clock = Clock.systemUTC();
-    DevSignIn signIn = DevSignIn.of(config.devSignIn(), pool, jwtSecret, clock);
+    DevSignIn signIn = DevSignIn.of(config.devSignIn(), BoardServer.DEV_USERS, jwtSecret, clock);
     BoardPage page = BoardPage.load();
     // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();

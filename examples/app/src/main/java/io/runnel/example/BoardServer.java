@@ -9,6 +9,7 @@ import io.runnel.dsl.server.Mutator;
 import io.runnel.dsl.server.MutatorRefusedException;
 import io.runnel.dsl.server.Policy;
 import io.runnel.dsl.server.Query;
+import io.runnel.server.DevSignIn;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,6 +43,10 @@ public final class BoardServer {
 
   /** The entities the replicator publishes. */
   public static final List<Entity> ENTITIES = List.of(POSTS, LIKES);
+
+  /** The development sign-in's users: the seed's ({@code V2__board_seed.sql}), each with their org. */
+  public static final List<DevSignIn.DevUser> DEV_USERS = List.of(new DevSignIn.DevUser("ada", "acme"),
+      new DevSignIn.DevUser("alan", "acme"), new DevSignIn.DevUser("grace", "globex"));
 
   private static final String INSERT_POST = """
       INSERT INTO posts (id, org_id, author_id, title, body) VALUES (?::uuid, ?, ?, ?, ?)

@@ -1,5 +1,6 @@
 package io.runnel.example;
 
+import io.runnel.server.DevSignIn;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;

@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -17,24 +17,24 @@ import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The development sign-in, {@code POST /v1/dev/sign-in} with {@code {"user": "ada"}}: answers
- * {@code {"token": "<JWT>"}} (HS256, {@code sub} the user, {@code org_id} the user's org from the {@code users}
- * table, valid {@link #LIFETIME}) and sets the same token as the session cookie {@code runnel_session}. It proves
- * nothing about the caller, so it answers only in development mode; otherwise every call is refused
- * {@code 404 X_DEV_SIGN_IN_OFF}. A body that is not {@code {"user": "<text>"}} is {@code 422 X_INPUT_INVALID}; a user
- * the table lacks is {@code 422 X_USER_UNKNOWN}.
+ * {@code {"token": "<JWT>"}} (HS256, {@code sub} the user, {@code org_id} the user's org, valid {@link #LIFETIME}) and
+ * sets the same token as the session cookie {@code runnel_session}. The users are the app's development users, as
+ * its configuration names them ({@link DevUser}), never app code. It proves nothing about the caller, so it answers
+ * only in development mode; otherwise every call is refused {@code 404 X_DEV_SIGN_IN_OFF}. A body that is not
+ * {@code {"user": "<text>"}} is {@code 422 X_INPUT_INVALID}; a user the list lacks is {@code 422 X_USER_UNKNOWN},
+ * naming the users there are.
  */
 public final class DevSignIn {
 
@@ -45,13 +45,38 @@ public final class DevSignIn {
   public static final String PATH = "/v1/dev/sign-in";
 
   private final boolean enabled;
-  private final DataSource db;
+  private final Map<String, DevUser> users = new LinkedHashMap<>();
   private final MACSigner signer;
   private final Clock clock;
 
-  private DevSignIn(boolean enabled, DataSource db, byte[] secret, Clock clock) {
+  /**
+   * One user the development sign-in signs in.
+   *
+   * @param id the user's id, the token's {@code sub}
+   * @param org the user's org, the token's {@code org_id}, or null for a user of no org
+   */
+  public record DevUser(String id, @Nullable String org) {
+
+    /** Requires a non-empty id. */
+    public DevUser {
+      if (Objects.requireNonNull(id, "id").isEmpty()) {
+        throw new IllegalArgumentException("A development user's id is not empty");
+      }
+    }
+
+    /** {@code id}, or {@code id (org)}: how the refusals name the user. */
+    String describe() {
+      return org == null ? id : id + " (" + org + ")";
+    }
+  }
+
+  private DevSignIn(boolean enabled, List<DevUser> users, byte[] secret, Clock clock) {
     this.enabled = enabled;
-    this.db = db;
+    for (DevUser u : users) {
+      if (this.users.putIfAbsent(u.id(), u) != null) {
+        throw new IllegalArgumentException("The development user '" + u.id() + "' is listed twice");
+      }
+    }
     this.clock = clock;
     try {
       this.signer = new MACSigner(secret);
@@ -64,12 +89,13 @@ public final class DevSignIn {
    * The sign-in.
    *
    * @param enabled development mode: false refuses every call
-   * @param db where the {@code users} table is
+   * @param users the users it signs in, in the order the refusals name them
    * @param secret the HS256 secret the node's authenticator checks tokens with, at least 32 bytes
    * @param clock the clock {@code iat} and {@code exp} are read from
+   * @throws IllegalArgumentException when a user is listed twice, or the secret is shorter than 32 bytes
    */
-  public static DevSignIn of(boolean enabled, DataSource db, String secret, Clock clock) {
-    return new DevSignIn(enabled, Objects.requireNonNull(db, "db"),
+  public static DevSignIn of(boolean enabled, List<DevUser> users, String secret, Clock clock) {
+    return new DevSignIn(enabled, List.copyOf(users),
         Objects.requireNonNull(secret, "secret").getBytes(StandardCharsets.UTF_8),
         Objects.requireNonNull(clock, "clock"));
   }
@@ -89,20 +115,19 @@ public final class DevSignIn {
     String user = user(req.content().as(String.class));
     if (user == null) {
       refuse(res, 422, "X_INPUT_INVALID", "The body is not {\"user\": \"<user id>\"}.",
-          "Send {\"user\": \"ada\"} (the seeded users are ada, alan and grace).");
+          users.isEmpty() ? "This app lists no development users: sign in with a token its identity provider signs."
+              : "Send {\"user\": \"" + users.keySet().iterator().next() + "\"} (the development users are "
+              + names() + ").");
       return;
     }
-    String org;
-    try {
-      org = orgOf(user);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not read the users table", e);
-    }
-    if (org == null) {
-      refuse(res, 422, "X_USER_UNKNOWN", "There is no user '" + user + "'.",
-          "Sign in as a seeded user: ada or alan (acme), grace (globex).");
+    DevUser found = users.get(user);
+    if (found == null) {
+      refuse(res, 422, "X_USER_UNKNOWN", "There is no development user '" + cut(user) + "'.",
+          users.isEmpty() ? "This app lists no development users: sign in with a token its identity provider signs."
+              : "Sign in as a development user: " + names() + ".");
       return;
     }
+    String org = found.org();
     String token = token(user, org);
     res.header(HeaderNames.SET_COOKIE, "runnel_session=" + token + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
         + LIFETIME.toSeconds());
@@ -110,10 +135,26 @@ public final class DevSignIn {
     send(res, 200, JsonObject.builder().put("token", token).build());
   }
 
-  /** The signed token of {@code user} in {@code org}. */
+  /** The users, each as {@code id (org)}, joined for a sentence: {@code ada (acme), alan (acme) or grace (globex)}. */
+  private String names() {
+    List<String> each = new ArrayList<>();
+    for (DevUser u : users.values()) {
+      each.add(u.describe());
+    }
+    if (each.size() == 1) {
+      return each.get(0);
+    }
+    return String.join(", ", each.subList(0, each.size() - 1)) + " or " + each.get(each.size() - 1);
+  }
+
+  private static String cut(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 61) + "...";
+  }
+
+  /** The signed token of {@code user} in {@code org} (no {@code org_id} claim when null). */
   // nimbus-jose-jwt's claims take times as java.util.Date.
   @SuppressWarnings("JavaUtilDate")
-  String token(String user, String org) {
+  String token(String user, @Nullable String org) {
     long now = clock.millis();
     JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(user).claim("org_id", org).issueTime(new Date(now))
         .expirationTime(new Date(now + LIFETIME.toMillis())).build();
@@ -138,16 +179,6 @@ public final class DevSignIn {
       return null;
     }
     return s.value();
-  }
-
-  private @Nullable String orgOf(String user) throws SQLException {
-    try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(
-        "SELECT org_id FROM users WHERE id = ?")) {
-      s.setString(1, user);
-      try (ResultSet r = s.executeQuery()) {
-        return r.next() ? r.getString(1) : null;
-      }
-    }
   }
 
   private static void refuse(ServerResponse res, int status, String code, String cause, String fix) {
