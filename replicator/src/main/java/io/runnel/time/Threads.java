@@ -88,4 +88,16 @@ public final class Threads {
       }
     }
   }
+
+  /**
+   * Registers {@code task} to run on a thread named {@code name} when the JVM shuts down (SIGTERM, Ctrl-C, the last
+   * thread ending: {@link Runtime#addShutdownHook}); a failure that escapes it is logged.
+   *
+   * @throws IllegalStateException when the JVM is already shutting down
+   */
+  public static void onShutdown(String name, Runnable task) {
+    Thread hook = Thread.ofPlatform().name(Objects.requireNonNull(name, "name"))
+        .uncaughtExceptionHandler(Threads::logged).unstarted(Objects.requireNonNull(task, "task"));
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
 }

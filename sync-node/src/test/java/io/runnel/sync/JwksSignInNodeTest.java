@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import io.runnel.dsl.EntityRef;
@@ -24,6 +27,7 @@ import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.JwksServer;
 import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
+import io.runnel.testing.Tokens;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -111,6 +115,8 @@ class JwksSignInNodeTest {
   }
 
   @Test
+  // nimbus-jose-jwt's claims take times as java.util.Date.
+  @SuppressWarnings("JavaUtilDate")
   void aRefusedTokenIsAnsweredAsNamedOverHttpAndAtTheUpgradeAndAnOpenSocketIsUntouched() throws Exception {
     ProtocolClient<JsonObject> open = Sockets.open(node.port(),
         Map.of("Authorization", "Bearer " + JwksServer.sign(key, JWSAlgorithm.RS256, claims().build())));
@@ -122,6 +128,12 @@ class JwksSignInNodeTest {
         "iss (issuer) is not " + ISSUER,
         JwksServer.sign(key, JWSAlgorithm.RS256, claims().audience("other").build()),
         "aud (audience) does not name " + AUDIENCE,
+        JwksServer.sign(key, JWSAlgorithm.RS256, claims().expirationTime(Date.from(Instant.now().minusSeconds(60)))
+            .build()), "expired at",
+        Tokens.sign(new MACSigner(key.toRSAPublicKey().getEncoded()), JWSAlgorithm.HS256, "k1", claims().build()),
+        "signed with HS256; this node accepts RS256 only",
+        JwksServer.sign(new ECKeyGenerator(Curve.P_256).keyID("k1").generate(), JWSAlgorithm.ES256, claims().build()),
+        "signed with ES256; this node accepts RS256 only",
         new PlainJWT(claims().build()).serialize(), "not signed");
     for (Map.Entry<String, String> c : cases.entrySet()) {
       HttpResponse<String> overHttp = ticket(c.getKey());

@@ -15,9 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * The team board's server half: its tables (Flyway migrations under {@code db/migration}: the schema, then the fixed
@@ -64,25 +61,8 @@ public final class BoardServer {
 
   private BoardServer() {}
 
-  /**
-   * Migrates {@code db} to the board's latest schema, seeding it on the first run (Flyway keeps its history in
-   * {@code flyway_schema_history}, so a second run applies nothing).
-   *
-   * @return the number of migrations applied now
-   */
-  public static int migrate(DataSource db) {
-    Objects.requireNonNull(db, "db");
-    return Flyway.configure().dataSource(db).locations("classpath:db/migration").load().migrate().migrationsExecuted;
-  }
-
-  /**
-   * How many of the board's migrations {@code db} has not applied yet (all of them on an empty database); the sync
-   * role waits for none, since only the replicator role migrates.
-   */
-  public static int pendingMigrations(DataSource db) {
-    Objects.requireNonNull(db, "db");
-    return Flyway.configure().dataSource(db).locations("classpath:db/migration").load().info().pending().length;
-  }
+  /** Where Flyway finds the board's migrations (its schema, then its fixed seed). */
+  public static final String MIGRATIONS = "classpath:db/migration";
 
   /**
    * The board's declarations: the three queries and four mutators, each for signed-in actors of an org.

@@ -1,27 +1,10 @@
 package io.runnel.example;
 
-import io.runnel.replicator.ReplicatorConfig;
-import io.runnel.server.AppConfig;
-import io.runnel.server.EmbeddedDatabase;
-import io.runnel.server.LogFormat;
-import io.runnel.sync.socket.Drained;
-import io.runnel.wire.ConfigInvalidException;
-import io.runnel.wire.RunnelException;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
+import io.runnel.server.RunnelMain;
 
 /**
- * The main job, {@code ./runnel run}, and every role of a deploy: reads the configuration ({@link AppConfig}) and
- * starts what {@code RUNNEL_ROLE} names: the team board whole ({@link BoardApp}, {@code all}, the default), the
- * replicator alone ({@link ReplicatorRole}) or a sync node alone ({@link SyncRole}). It prints what runs and where,
- * and runs until Ctrl-C or SIGTERM, which drain a sync node first (its clients are told to reconnect over
- * {@code RUNNEL_DRAIN_SPREAD_MS}, default 10 s) and then stop everything cleanly. A bad configuration prints its
- * {@code X_CONFIG_INVALID} error and exits with 2 ({@code RUNNEL_LOG_FORMAT} included: {@link LogFormat}); a part that
- * refuses at boot (a NATS server that does not answer: {@code X_TRANSPORT_UNAVAILABLE}) prints its error, naming the
- * fix, and exits with 1.
+ * The board's main, {@code ./runnel run} and every role of a deploy: the runtime's {@link RunnelMain} running
+ * {@link BoardApp#SERVER}.
  */
 public final class Main {
 
@@ -34,120 +17,6 @@ public final class Main {
    * @throws Exception when a part cannot start; the message names the cause
    */
   public static void main(String[] args) throws Exception {
-    AppConfig config;
-    try {
-      config = BoardApp.config(System.getenv(), Path.of("").toAbsolutePath());
-      LogFormat.fromEnvironment(System.getenv(), config.dev()).install();
-    } catch (RunnelException e) {
-      System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
-      System.exit(2);
-      return;
-    }
-    AutoCloseable running;
-    try {
-      running = switch (config.role()) {
-        case ALL -> BoardApp.start(config);
-        case REPLICATOR -> ReplicatorRole.start(config);
-        case SYNC -> SyncRole.start(config);
-      };
-    } catch (RunnelException e) {
-      System.err.println(e.code() + ": " + e.cause() + " Fix: " + e.fix());
-      System.exit(e instanceof ConfigInvalidException ? 2 : 1);
-      return;
-    }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        drain(running, config);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      System.out.println("Runnel: stopping.");
-      try {
-        running.close();
-      } catch (Exception e) {
-        System.err.println("Runnel: stopping failed: " + e);
-      }
-      stopped.countDown();
-    }, "runnel-stop"));
-    switch (running) {
-      case BoardApp app -> printBanner(System.out, app, config);
-      case ReplicatorRole r -> printBanner(System.out, r, config);
-      case SyncRole s -> printBanner(System.out, s, config);
-      default -> throw new IllegalStateException("Unknown role process " + running);
-    }
-    stopped.await();
-  }
-
-  /**
-   * A sync node (roles {@code all} and {@code sync}) drains first: its clients are told to reconnect over
-   * {@code RUNNEL_DRAIN_SPREAD_MS} ({@code docs/operating.md}, "Drain"); a replicator has no sockets to drain.
-   */
-  private static void drain(AutoCloseable running, AppConfig config) throws InterruptedException {
-    Drained drained;
-    if (running instanceof BoardApp app) {
-      System.out.println("Runnel: draining over " + config.drainSpread().toMillis() + " ms, then stopping.");
-      drained = app.drainNode();
-    } else if (running instanceof SyncRole role) {
-      System.out.println("Runnel: draining over " + config.drainSpread().toMillis() + " ms, then stopping.");
-      drained = role.drainNode(config.drainSpread());
-    } else {
-      return;
-    }
-    if (drained != null) {
-      System.out.println("Runnel: drained: " + drained.told() + " sockets told to reconnect, " + drained.closed()
-          + " closed at the end of the window.");
-    }
-  }
-
-  static void printBanner(PrintStream out, BoardApp app, AppConfig config) {
-    EmbeddedDatabase db = app.embedded();
-    out.println("Runnel: the team board is up.");
-    out.println("  open:      " + app.url());
-    out.println("  JDBC URL:  " + app.jdbcUrl() + (db != null ? " (user postgres, password postgres)" : ""));
-    if (db != null) {
-      out.println("  database:  embedded PostgreSQL " + db.serverVersion() + ", data in " + config.dataDirectory()
-          + " (kept between runs; delete it to start afresh)");
-      out.println("  psql:      psql -h 127.0.0.1 -p " + db.port() + " -U postgres postgres");
-    }
-    out.println("  bus:       " + config.bus().describe());
-    printSignIn(out, app.url(), config);
-    out.println("Press Ctrl-C to stop.");
-    out.flush();
-  }
-
-  static void printBanner(PrintStream out, ReplicatorRole role, AppConfig config) {
-    out.println("Runnel: the replicator is up (" + role.stats().state().name().toLowerCase(Locale.ROOT)
-        + "; one replicator per slot streams, the others stand by).");
-    // The configuration requires both for this role.
-    ReplicatorConfig replication = Objects.requireNonNull(config.replication(), "replication");
-    out.println("  database:  " + Objects.requireNonNull(config.databaseUrl(), "databaseUrl").jdbcUrl() + ", slot "
-        + replication.slot() + ", publication " + replication.publication());
-    out.println("  bus:       " + config.bus().describe());
-    out.println("  health:    http://localhost:" + role.port() + "/readyz and /metrics");
-    out.flush();
-  }
-
-  static void printBanner(PrintStream out, SyncRole role, AppConfig config) {
-    out.println("Runnel: a sync node of the team board is up.");
-    out.println("  open:      " + role.url());
-    out.println("  database:  " + Objects.requireNonNull(config.databaseUrl(), "databaseUrl").jdbcUrl()); // required
-    out.println("  bus:       " + config.bus().describe());
-    printSignIn(out, role.url(), config);
-    out.flush();
-  }
-
-  private static void printSignIn(PrintStream out, String url, AppConfig config) {
-    AppConfig.Jwt jwt = config.jwt();
-    if (jwt.jwksUrl() != null) {
-      out.println("  sign in:   with a token from the identity provider at " + jwt.jwksUrl() + " (" + jwt.algorithm()
-          + "; claims sub, " + jwt.orgClaim() + ", exp" + (jwt.issuer() == null ? "" : "; iss " + jwt.issuer())
-          + (jwt.audience() == null ? "" : "; aud " + jwt.audience()) + ")");
-    } else if (config.dev()) {
-      out.println("  sign in:   pick ada or alan (acme) or grace (globex) on the page; a script signs in with");
-      out.println("             curl -s -X POST " + url + "v1/dev/sign-in -d '{\"user\":\"ada\"}'");
-    } else {
-      out.println("  sign in:   with a token signed by RUNNEL_JWT_SECRET (HS256; claims sub, org_id, exp)");
-    }
+    RunnelMain.run(BoardApp.SERVER);
   }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AllRole;
+import io.runnel.server.RunnelMain;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
@@ -46,7 +48,7 @@ class BoardAppTest {
   /** The first seeded post, an acme post by ada. */
   static final String ACME_POST = seedPost(1);
 
-  static BoardApp app;
+  static AllRole app;
   static BoardHttp http;
   static TestDatabase db;
 
@@ -306,7 +308,7 @@ class BoardAppTest {
   @Test
   void theBannerPrintsTheUrlTheJdbcUrlTheBusAndHowToSignIn() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Main.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), app,
+    RunnelMain.printBanner(new PrintStream(out, true, StandardCharsets.UTF_8), BoardApp.SERVER, app,
         BoardApp.config(BoardHttp.env(db, "RUNNEL_DEV", "true"), Path.of("target")));
     String printed = out.toString(StandardCharsets.UTF_8);
     assertAll(

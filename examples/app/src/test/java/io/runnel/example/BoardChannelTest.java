@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AllRole;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ProtocolClient;
 import io.runnel.testing.TestDatabase;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 @FreshDatabase
 class BoardChannelTest {
 
-  static BoardApp app;
+  static AllRole app;
   static BoardHttp http;
 
   @BeforeAll

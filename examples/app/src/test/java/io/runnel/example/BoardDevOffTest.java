@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AllRole;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class BoardDevOffTest {
 
   @Test
   void devSignInIsRefusedWithACodeWhenDevelopmentModeIsOff(TestDatabase db) throws Exception {
-    try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_JWT_SECRET", "x".repeat(32)))) {
+    try (AllRole app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_JWT_SECRET", "x".repeat(32)))) {
       BoardHttp.Answer a = new BoardHttp(app.port()).signIn("{\"user\":\"ada\"}");
       assertAll(
           () -> assertEquals(404, a.status()),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AllRole;
 import io.runnel.sync.socket.Drained;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.ProtocolClient;
@@ -18,7 +19,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the process's SIGTERM hook runs ({@link BoardApp#drainNode()}): the node drains over
+ * What the process's SIGTERM hook runs ({@link AllRole#drainNode()}): the node drains over
  * {@code RUNNEL_DRAIN_SPREAD_MS}, telling each socket to reconnect within it, and stops being ready.
  */
 @FreshDatabase
@@ -27,7 +28,7 @@ class BoardDrainTest {
   @Test
   void drainingTheNodeTellsEachSocketToReconnectWithinTheConfiguredSpreadAndStopsBeingReady(TestDatabase db)
       throws Exception {
-    try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true", "RUNNEL_DRAIN_SPREAD_MS", "500"))) {
+    try (AllRole app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true", "RUNNEL_DRAIN_SPREAD_MS", "500"))) {
       String ada = new BoardHttp(app.port()).token("ada");
       ProtocolClient<BoardFrame> socket = BoardFrame.socket(app.port(), ada);
       socket.send("{\"t\":\"hello\",\"v\":1}");

@@ -1,5 +1,6 @@
 package io.runnel.example;
 
+import io.runnel.server.AllRole;
 import io.runnel.server.DevSignIn;
 import io.runnel.testing.TestDatabase;
 import io.runnel.wire.Json;
@@ -57,7 +58,7 @@ final class BoardHttp {
   }
 
   /** The app of {@code env}, started. */
-  static BoardApp start(Map<String, String> env) throws InterruptedException {
+  static AllRole start(Map<String, String> env) throws InterruptedException {
     return BoardApp.start(BoardApp.config(env, Path.of("target")));
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.NatsTransport;
 import io.runnel.bus.Subjects;
+import io.runnel.server.AllRole;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.ProtocolClient;
@@ -41,7 +42,7 @@ class BoardNatsTest {
         NatsTransport watcher = NatsTransport.connect(NatsConfig.parse("test", nats.url()))) {
       CountDownLatch onNats = new CountDownLatch(1);
       watcher.subscribe(Subjects.changes("public", "posts"), m -> onNats.countDown());
-      try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true", "NATS_URL", nats.url()))) {
+      try (AllRole app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true", "NATS_URL", nats.url()))) {
         BoardHttp http = new BoardHttp(app.port());
         String ada = http.token("ada");
         String id = UUID.randomUUID().toString();

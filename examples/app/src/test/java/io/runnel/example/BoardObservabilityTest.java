@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.runnel.server.AllRole;
 import io.runnel.server.LogFormat;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.TestDatabase;
@@ -30,7 +31,7 @@ class BoardObservabilityTest {
   @Test
   void readyzNamesTheStreamingReplicatorAndOneScrapeShowsItsSeriesAndTheNodes(TestDatabase db) throws Exception {
     HttpClient client = HttpClient.newHttpClient();
-    try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true"))) {
+    try (AllRole app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true"))) {
       HttpResponse<String> ready = client.send(HttpRequest.newBuilder(URI.create(app.url() + "readyz"))
           .header("X-Request-Id", "probe-1").build(), HttpResponse.BodyHandlers.ofString());
       String metrics = client.send(HttpRequest.newBuilder(URI.create(app.url() + "metrics")).build(),

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.runnel.server.AllRole;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.JwksServer;
 import io.runnel.testing.ProtocolClient;
@@ -39,7 +40,7 @@ class BoardProviderSignInTest {
       throws Exception {
     try (JwksServer idp = JwksServer.start()) {
       RSAKey key = idp.rsa("board-1");
-      try (BoardApp app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true",
+      try (AllRole app = BoardHttp.start(BoardHttp.env(db, "RUNNEL_DEV", "true",
           "RUNNEL_JWKS_URL", idp.url().toString(), "RUNNEL_JWT_ISSUER", ISSUER, "RUNNEL_JWT_AUDIENCE", AUDIENCE,
           "RUNNEL_JWT_ORG_CLAIM", "app_metadata.org"))) {
         BoardHttp http = new BoardHttp(app.port());

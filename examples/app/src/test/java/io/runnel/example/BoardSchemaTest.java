@@ -21,8 +21,8 @@ class BoardSchemaTest {
     ds.setUrl(db.jdbcUrl());
     ds.setUser("postgres");
     ds.setPassword("postgres");
-    int first = BoardServer.migrate(ds);
-    int second = BoardServer.migrate(ds);
+    int first = BoardApp.SERVER.migrate(ds);
+    int second = BoardApp.SERVER.migrate(ds);
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       assertAll(
           () -> assertEquals(2, first, "schema, then seed"),

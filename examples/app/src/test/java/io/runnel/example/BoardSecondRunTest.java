@@ -3,6 +3,7 @@ package io.runnel.example;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.runnel.server.AllRole;
 import io.runnel.wire.JsonArray;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BoardSecondRunTest {
 
   /** What the seed and the migrations left, read straight from the database: posts, users, orgs, migrations. */
-  static String counts(BoardApp app) throws Exception {
+  static String counts(AllRole app) throws Exception {
     try (Connection c = app.embedded().connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT (SELECT count(*) FROM posts) || ' posts, '"
             + " || (SELECT count(*) FROM users) || ' users, ' || (SELECT count(*) FROM orgs) || ' orgs, '"
@@ -50,7 +51,7 @@ class BoardSecondRunTest {
     String input = "{\"id\":\"" + id + "\"}";
     BoardHttp.Answer created;
     String firstCounts;
-    try (BoardApp first = BoardHttp.start(env)) {
+    try (AllRole first = BoardHttp.start(env)) {
       BoardHttp http = new BoardHttp(first.port());
       created = http.mutate(http.token("ada"), "createPost",
           "{\"id\":\"" + id + "\",\"title\":\"Kept between runs\",\"body\":\"written by the first run\"}");
@@ -59,7 +60,7 @@ class BoardSecondRunTest {
     BoardHttp.Answer read;
     BoardHttp.Answer feed;
     String secondCounts;
-    try (BoardApp second = BoardHttp.start(env)) {
+    try (AllRole second = BoardHttp.start(env)) {
       BoardHttp http = new BoardHttp(second.port());
       String ada = http.token("ada");
       read = http.query(ada, "post", input);

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.runnel.replicator.ReplicatorStats;
+import io.runnel.server.AllRole;
 import io.runnel.server.AppConfig;
+import io.runnel.server.ReplicatorRole;
 import io.runnel.testing.Await;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
@@ -61,8 +63,8 @@ class ReplicatorRoleTest {
     try (NatsServer nats = NatsServer.start(dir, Map.of())) {
       Map<String, String> env = BoardHttp.env(db, "RUNNEL_ROLE", "replicator", "NATS_URL", nats.url());
       AppConfig config = BoardApp.config(env, Path.of("target"));
-      ReplicatorRole first = ReplicatorRole.start(config);
-      try (ReplicatorRole second = ReplicatorRole.start(config)) {
+      ReplicatorRole first = ReplicatorRole.start(BoardApp.SERVER, config);
+      try (ReplicatorRole second = ReplicatorRole.start(BoardApp.SERVER, config)) {
         await(first, ReplicatorStats.State.STREAMING);
         await(second, ReplicatorStats.State.STANDBY);
         HttpResponse<String> streamingReady = get(first.port(), "/readyz");
@@ -74,8 +76,8 @@ class ReplicatorRoleTest {
         await(second, ReplicatorStats.State.STREAMING);
         HttpResponse<String> takenOver = get(second.port(), "/readyz");
         int pending;
-        try (HikariDataSource pool = BoardApp.pool(config.databaseUrl(), 2, "check")) {
-          pending = BoardServer.pendingMigrations(pool);
+        try (HikariDataSource pool = AllRole.pool(config.databaseUrl(), 2, "check")) {
+          pending = BoardApp.SERVER.pendingMigrations(pool);
         }
         assertAll(
             () -> assertEquals(0, pending, "migrated: nothing pending"),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.runnel.server.AppConfig;
+import io.runnel.server.SyncRole;
 import io.runnel.testing.FreshDatabase;
 import io.runnel.testing.NatsServer;
 import io.runnel.testing.TestDatabase;
@@ -43,7 +44,8 @@ class SyncRoleTest {
     try (NatsServer nats = NatsServer.start(dir, Map.of())) {
       AppConfig config = BoardApp.config(BoardHttp.env(db, "RUNNEL_ROLE", "sync", "NATS_URL", nats.url(),
           "RUNNEL_JWT_SECRET", ThreeProcessesTest.SECRET), Path.of("target"));
-      RunnelException e = assertThrows(RunnelException.class, () -> SyncRole.start(config, Duration.ZERO).close());
+      RunnelException e = assertThrows(RunnelException.class,
+          () -> SyncRole.start(BoardApp.SERVER, config, Duration.ZERO).close());
       assertAll(
           () -> assertEquals(ErrorCode.X_CONFIG_INVALID, e.code()),
           () -> assertTrue(e.cause().contains("2 board migrations pending"), e.cause()),

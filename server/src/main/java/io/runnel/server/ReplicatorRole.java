@@ -1,4 +1,4 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.helidon.http.HeaderNames;
@@ -11,7 +11,6 @@ import io.runnel.bus.Transport;
 import io.runnel.replicator.Replicator;
 import io.runnel.replicator.ReplicatorConfig;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.server.AppConfig;
 import io.runnel.sync.Degraded;
 import io.runnel.sync.metrics.JvmMeters;
 import io.runnel.wire.JsonObject;
@@ -20,7 +19,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The team board's replicator alone ({@code RUNNEL_ROLE=replicator}): migrates the board's schema (Flyway, which
+ * An app's replicator alone ({@code RUNNEL_ROLE=replicator}): migrates the app's schema (Flyway, which
  * serialises concurrent runs with its own lock, so two replicas may start together), then streams the slot onto NATS
  * through the slot's advisory lock: of several replicas on one slot one streams and the others stand by, taking over
  * within seconds of its end ({@code docs/replicator.md}). Its HTTP port ({@code PORT}) serves only
@@ -52,12 +51,14 @@ public final class ReplicatorRole implements AutoCloseable {
   /**
    * Opens the bus, migrates, starts the replicator (streaming or standing by) and listens; returns at once after.
    *
+   * @param app the app whose schema it migrates and whose entities it publishes
    * @param config a configuration of role {@code replicator}
    * @throws io.runnel.bus.TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) when no NATS server
    *     answers at {@code NATS_URL}
    * @throws org.flywaydb.core.api.FlywayException when the migrations cannot run (the message names why)
    */
-  public static ReplicatorRole start(AppConfig config) {
+  public static ReplicatorRole start(RunnelServer app, AppConfig config) {
+    Objects.requireNonNull(app, "app");
     Objects.requireNonNull(config, "config");
     ReplicatorConfig replication = config.replication();
     if (config.role() != AppConfig.Role.REPLICATOR || replication == null || replication.database() == null) {
@@ -69,9 +70,9 @@ public final class ReplicatorRole implements AutoCloseable {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     JvmMeters jvm = JvmMeters.bind(meters);
     try {
-      pool = BoardApp.pool(replication.database(), 2, "runnel-replicator");
-      BoardServer.migrate(pool);
-      replicator = Replicator.builder().config(replication).entities(BoardServer.ENTITIES).transport(bus)
+      pool = AllRole.pool(replication.database(), 2, "runnel-replicator");
+      app.migrate(pool);
+      replicator = Replicator.builder().config(replication).entities(app.entities()).transport(bus)
           .meters(meters).build();
       replicator.start();
       Replicator r = replicator;

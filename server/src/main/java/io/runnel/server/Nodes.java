@@ -1,11 +1,9 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.NatsConfig;
 import io.runnel.bus.Transport;
 import io.runnel.replicator.ReplicatorStats;
-import io.runnel.server.AppConfig;
-import io.runnel.server.DevSignIn;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.auth.Tickets;
@@ -22,14 +20,14 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The board's sync node, as roles {@code all} and {@code sync} run it: the board's declarations, JWT sign-in (an
+ * An app's sync node, as roles {@code all} and {@code sync} run it: the app's declarations, JWT sign-in (an
  * identity provider's keys, or the HS256 secret: {@link AppConfig.Jwt}), tickets signed with the shared ticket key,
- * the development sign-in ({@link DevSignIn}, absent with an identity provider), the page
- * ({@link BoardPage}) and the origins of {@code RUNNEL_ALLOWED_ORIGINS}.
+ * the development sign-in ({@link DevSignIn}, absent with an identity provider), the app's own routes
+ * ({@link RunnelServer#routes}) and the origins of {@code RUNNEL_ALLOWED_ORIGINS}.
  */
-final class BoardNode {
+final class Nodes {
 
-  private BoardNode() {}
+  private Nodes() {}
 
   /**
    * A node on {@code port}, not started.
@@ -39,18 +37,17 @@ final class BoardNode {
    * @param meters the registry {@code /metrics} shows (shared with a replicator in the same process)
    * @param replicator the stats of the replicator this process runs beside the node, for {@code /readyz}, or null
    */
-  static SyncNode build(AppConfig config, DataSource pool, Transport bus, String jwtSecret, TicketStore tickets,
-      int port, PrometheusMeterRegistry meters, @Nullable Supplier<ReplicatorStats> replicator) {
+  static SyncNode build(RunnelServer app, AppConfig config, DataSource pool, Transport bus, String jwtSecret,
+      TicketStore tickets, int port, PrometheusMeterRegistry meters, @Nullable Supplier<ReplicatorStats> replicator) {
     Clock clock = Clock.systemUTC();
-    DevSignIn signIn = DevSignIn.of(config.devSignIn(), BoardServer.DEV_USERS, jwtSecret, clock);
-    BoardPage page = BoardPage.load();
+    DevSignIn signIn = DevSignIn.of(config.devSignIn(), app.devUsers(), jwtSecret, clock);
     // Over NATS the channels' events and presence reach the other nodes too; the in-process bus has none to reach.
     ChannelBus channels = config.bus() instanceof NatsConfig ? new TransportChannelBus(bus) : ChannelBus.local();
-    SyncNode.Builder b = SyncNode.builder().declarations(BoardServer.declarations()).dataSource(pool).transport(bus)
+    SyncNode.Builder b = SyncNode.builder().declarations(app.declarations()).dataSource(pool).transport(bus)
         .channelBus(channels).authenticator(config.jwt().authenticator(jwtSecret))
         .tickets(Tickets.create(AppConfig.ticketKey(config.ticketSecret(), jwtSecret), tickets, clock))
         .allowedOrigins(config.allowedOrigins())
-        .routing(page::routes).drainSpread(config.drainSpread())
+        .routing(app::routes).drainSpread(config.drainSpread())
         .lagDegraded(config.lagDegraded())
         .listen("0.0.0.0", port).meters(meters);
     if (!config.jwt().provider()) {
@@ -73,7 +70,7 @@ final class BoardNode {
     try {
       return node.drain().get(spread.toMillis() + 10_000, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      System.getLogger(BoardNode.class.getName()).log(System.Logger.Level.WARNING,
+      System.getLogger(Nodes.class.getName()).log(System.Logger.Level.WARNING,
           "The drain did not finish; stopping anyway: " + e);
       return null;
     }

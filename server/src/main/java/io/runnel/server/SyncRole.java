@@ -1,25 +1,24 @@
-package io.runnel.example;
+package io.runnel.server;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.runnel.bus.Transport;
-import io.runnel.server.AppConfig;
 import io.runnel.sync.SyncNode;
 import io.runnel.sync.auth.TicketStore;
 import io.runnel.sync.socket.Drained;
+import io.runnel.time.Sleeper;
 import io.runnel.wire.ConfigInvalidException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A sync node of the team board alone ({@code RUNNEL_ROLE=sync}): one of several behind a load balancer, on the
- * board's PostgreSQL ({@code DATABASE_URL}) and the NATS the replicator publishes on ({@code NATS_URL}). It runs no
+ * A sync node of an app alone ({@code RUNNEL_ROLE=sync}): one of several behind a load balancer, on the
+ * app's PostgreSQL ({@code DATABASE_URL}) and the NATS the replicator publishes on ({@code NATS_URL}). It runs no
  * replicator and no migrations: at boot it waits for the replicator role to have migrated the schema. Its ticket
  * claims are kept in {@code runnel.tickets} ({@link TicketStore#postgres}) and its tickets are signed with the key
  * every sync node derives alike ({@code RUNNEL_TICKET_SECRET}, or from {@code RUNNEL_JWT_SECRET}), so a ticket issued
@@ -44,18 +43,20 @@ public final class SyncRole implements AutoCloseable {
   /**
    * Opens the bus, waits for the schema, creates {@code runnel.tickets} when missing, and starts the node.
    *
+   * @param app the app the node serves
    * @param config a configuration of role {@code sync}
    * @throws io.runnel.bus.TransportUnavailableException ({@code X_TRANSPORT_UNAVAILABLE}) when no NATS server
    *     answers at {@code NATS_URL}
    * @throws ConfigInvalidException ({@code X_CONFIG_INVALID}) when the schema is still not migrated after
    *     {@link #SCHEMA_WAIT}, or {@code runnel.tickets} cannot be created
    */
-  public static SyncRole start(AppConfig config) throws InterruptedException {
-    return start(config, SCHEMA_WAIT);
+  public static SyncRole start(RunnelServer app, AppConfig config) throws InterruptedException {
+    return start(app, config, SCHEMA_WAIT);
   }
 
-  /** {@link #start(AppConfig)}, waiting at most {@code schemaWait} for the schema. */
-  static SyncRole start(AppConfig config, Duration schemaWait) throws InterruptedException {
+  /** {@link #start(RunnelServer, AppConfig)}, waiting at most {@code schemaWait} for the schema. */
+  public static SyncRole start(RunnelServer app, AppConfig config, Duration schemaWait) throws InterruptedException {
+    Objects.requireNonNull(app, "app");
     Objects.requireNonNull(config, "config");
     if (config.role() != AppConfig.Role.SYNC || config.databaseUrl() == null
         || (config.jwtSecret() == null && config.ticketSecret() == null)) {
@@ -64,8 +65,8 @@ public final class SyncRole implements AutoCloseable {
     Transport bus = config.bus().open();
     HikariDataSource pool = null;
     try {
-      pool = BoardApp.pool(config.databaseUrl(), 8, "runnel-sync");
-      awaitSchema(pool, schemaWait);
+      pool = AllRole.pool(config.databaseUrl(), 8, "runnel-sync");
+      awaitSchema(app, pool, schemaWait);
       TicketStore tickets;
       try {
         tickets = TicketStore.postgres(pool, Clock.systemUTC());
@@ -75,8 +76,8 @@ public final class SyncRole implements AutoCloseable {
                 + "docs/deploy.md.");
       }
       // With an identity provider and no shared JWT secret, the secret only keys what this process signs alone.
-      String secret = config.jwtSecret() != null ? config.jwtSecret() : BoardApp.randomSecret();
-      SyncNode node = BoardNode.build(config, pool, bus, secret, tickets, config.port(),
+      String secret = config.jwtSecret() != null ? config.jwtSecret() : AllRole.randomSecret();
+      SyncNode node = Nodes.build(app, config, pool, bus, secret, tickets, config.port(),
           new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), null);
       node.start();
       return new SyncRole(pool, bus, node);
@@ -89,15 +90,16 @@ public final class SyncRole implements AutoCloseable {
     }
   }
 
-  /** Returns once no board migration is pending, polling every second, or refuses after {@code wait}. */
-  private static void awaitSchema(HikariDataSource pool, Duration wait) throws InterruptedException {
+  /** Returns once none of the app's migrations is pending, polling every second, or refuses after {@code wait}. */
+  private static void awaitSchema(RunnelServer app, HikariDataSource pool, Duration wait)
+      throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
     boolean told = false;
     int pending;
-    while ((pending = BoardServer.pendingMigrations(pool)) > 0) {
+    while ((pending = app.pendingMigrations(pool)) > 0) {
       if (System.nanoTime() > deadline) {
         throw new ConfigInvalidException("The database at DATABASE_URL still has " + pending
-            + " board migrations pending after " + wait.toSeconds() + " s.",
+            + " " + app.name() + " migrations pending after " + wait.toSeconds() + " s.",
             "Run the replicator role (RUNNEL_ROLE=replicator) on the same DATABASE_URL: it migrates the schema, and "
                 + "sync nodes wait for it.");
       }
@@ -105,7 +107,7 @@ public final class SyncRole implements AutoCloseable {
         System.out.println("Runnel: " + pending + " migrations pending; waiting for the replicator role to run them.");
         told = true;
       }
-      TimeUnit.SECONDS.sleep(1);
+      Sleeper.SYSTEM.sleep(Duration.ofSeconds(1));
     }
   }
 
@@ -120,14 +122,14 @@ public final class SyncRole implements AutoCloseable {
   }
 
   /**
-   * Drains the node over {@code spread} ({@code RUNNEL_DRAIN_SPREAD_MS}; {@link BoardNode#drain}): it stops
+   * Drains the node over {@code spread} ({@code RUNNEL_DRAIN_SPREAD_MS}; {@link Nodes#drain}): it stops
    * accepting, tells every socket to reconnect elsewhere after a delay of its own, and closes what is left. Answers
    * what it did, or null when it did not finish.
    *
    * @throws InterruptedException when interrupted while waiting
    */
   public @Nullable Drained drainNode(Duration spread) throws InterruptedException {
-    return BoardNode.drain(node, spread);
+    return Nodes.drain(node, spread);
   }
 
   /** Stops everything; a second call does nothing. */
