@@ -110,6 +110,7 @@ class BoardOfflineBrowserTest extends BoardWorldTest {
   }
 
   /** The recorder's values of each post id the page rendered. */
+  // Playwright answers the page's object as an untyped map; the cast names what the page returned.
   @SuppressWarnings("unchecked")
   static Map<String, List<String>> seen(Page page) {
     return new LinkedHashMap<>((Map<String, List<String>>) page.evaluate(

@@ -178,6 +178,7 @@ final class NotesTab {
   }
 
   /** The write ids (idempotency keys) of the pending writes the outbox shows now, in order. */
+  // Playwright answers the page's value as untyped lists and maps; the cast names what the page returned.
   @SuppressWarnings("unchecked")
   List<String> pendingWriteIds() {
     return (List<String>) page.evaluate("[...document.querySelectorAll('#outbox li[data-state=pending], "
@@ -185,18 +186,21 @@ final class NotesTab {
   }
 
   /** The titles the list shows now, in order. */
+  // Playwright answers the page's value as untyped lists and maps; the cast names what the page returned.
   @SuppressWarnings("unchecked")
   List<String> titles() {
     return (List<String>) page.evaluate("[...document.querySelectorAll('#notes li')].map(li => li.dataset.title)");
   }
 
   /** Every view of the list the page rendered, in order: {@code {status, notes: [{id, title, createdAt}]}}. */
+  // Playwright answers the page's value as untyped lists and maps; the cast names what the page returned.
   @SuppressWarnings("unchecked")
   List<Map<String, Object>> rendered() {
     return (List<Map<String, Object>>) page.evaluate("window.rendered");
   }
 
   /** Every connection state the page showed, in order. */
+  // Playwright answers the page's value as untyped lists and maps; the cast names what the page returned.
   @SuppressWarnings("unchecked")
   List<String> connections() {
     return (List<String>) page.evaluate("window.connections");
