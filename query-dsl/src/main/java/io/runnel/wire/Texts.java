@@ -16,6 +16,19 @@ public final class Texts {
 
   private Texts() {}
 
+  /**
+   * {@code text} as a cause may quote it: itself when it has at most {@code max} characters, else its first
+   * {@code max - 3} and {@code ...}, so a client's long string never makes an error body long.
+   *
+   * @throws IllegalArgumentException when {@code max} is less than 3
+   */
+  public static String echo(String text, int max) {
+    if (max < 3) {
+      throw new IllegalArgumentException("An echo keeps at least 3 characters, not " + max);
+    }
+    return text.length() <= max ? text : text.substring(0, max - 3) + "...";
+  }
+
   /** {@code names} as {@code AbstractCollection.toString} spells them: {@code [a, b]}. */
   public static String list(Collection<String> names) {
     StringBuilder b = new StringBuilder("[");

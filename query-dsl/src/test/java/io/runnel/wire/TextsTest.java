@@ -2,6 +2,7 @@ package io.runnel.wire;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
 import java.util.LinkedHashSet;
@@ -38,5 +39,15 @@ class TextsTest {
     for (String t : new String[] {"TRUE", "İnfinity", "NaN", "ΣΑΣ", "Off"}) {
       assertEquals(t.toLowerCase(Locale.ROOT), Texts.lowerCase(t), t);
     }
+  }
+
+  @Test
+  void anEchoKeepsAShortTextAndCutsALongOneToItsMaxWithAnEllipsis() {
+    assertAll(
+        () -> assertEquals("short", Texts.echo("short", 120)),
+        () -> assertEquals("x".repeat(120), Texts.echo("x".repeat(120), 120), "exactly the max"),
+        () -> assertEquals("x".repeat(117) + "...", Texts.echo("x".repeat(121), 120)),
+        () -> assertEquals(64, Texts.echo("y".repeat(500), 64).length()),
+        () -> assertThrows(IllegalArgumentException.class, () -> Texts.echo("z", 2)));
   }
 }

@@ -16,6 +16,7 @@ import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonSyntaxException;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -122,7 +123,7 @@ public final class DevSignIn {
     }
     DevUser found = users.get(user);
     if (found == null) {
-      refuse(res, 422, "X_USER_UNKNOWN", "There is no development user '" + cut(user) + "'.",
+      refuse(res, 422, "X_USER_UNKNOWN", "There is no development user '" + Texts.echo(user, 64) + "'.",
           users.isEmpty() ? "This app lists no development users: sign in with a token its identity provider signs."
               : "Sign in as a development user: " + names() + ".");
       return;
@@ -137,18 +138,22 @@ public final class DevSignIn {
 
   /** The users, each as {@code id (org)}, joined for a sentence: {@code ada (acme), alan (acme) or grace (globex)}. */
   private String names() {
-    List<String> each = new ArrayList<>();
-    for (DevUser u : users.values()) {
-      each.add(u.describe());
-    }
-    if (each.size() == 1) {
-      return each.get(0);
-    }
-    return String.join(", ", each.subList(0, each.size() - 1)) + " or " + each.get(each.size() - 1);
+    return names(List.copyOf(users.values()));
   }
 
-  private static String cut(String text) {
-    return text.length() <= 64 ? text : text.substring(0, 61) + "...";
+  /**
+   * {@code users}, each as {@code id (org)}, joined for a sentence: {@code ada (acme), alan (acme) or grace (globex)}
+   * (the banner and the refusals name them alike); empty for none.
+   */
+  static String names(List<DevUser> users) {
+    List<String> each = new ArrayList<>();
+    for (DevUser u : users) {
+      each.add(u.describe());
+    }
+    if (each.size() <= 1) {
+      return String.join("", each);
+    }
+    return String.join(", ", each.subList(0, each.size() - 1)) + " or " + each.get(each.size() - 1);
   }
 
   /** The signed token of {@code user} in {@code org} (no {@code org_id} claim when null). */

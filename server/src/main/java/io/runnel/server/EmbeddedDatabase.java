@@ -124,8 +124,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
       } catch (TimeoutException e) {
         long pid = postmasterPid(dataDirectory);
         boolean running = pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        String said = tail(log, logStart, 50);
-        gaveUp = !running && (said.contains("FATAL:") || said.contains("PANIC:")) ? gaveUp + 1 : 0;
+        // The log is read only once no postmaster runs: a starting server's lines say nothing yet.
+        gaveUp = !running && serverGaveUp(tail(log, logStart, 50)) ? gaveUp + 1 : 0;
         if (gaveUp >= 2) {
           throw new IOException("the server stopped during its start", e);
         }
@@ -258,6 +258,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
           + "killed, the next start stops the PostgreSQL it leaves.");
       return null;
     }
+  }
+
+  private static boolean serverGaveUp(String said) {
+    return said.contains("FATAL:") || said.contains("PANIC:");
   }
 
   /** The last {@code max} lines {@code log} gained from byte {@code from} on, or a note that there are none. */

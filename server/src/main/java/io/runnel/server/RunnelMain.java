@@ -7,8 +7,6 @@ import io.runnel.wire.ConfigInvalidException;
 import io.runnel.wire.RunnelException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -147,11 +145,7 @@ public final class RunnelMain {
           + "; claims sub, " + jwt.orgClaim() + ", exp" + (jwt.issuer() == null ? "" : "; iss " + jwt.issuer())
           + (jwt.audience() == null ? "" : "; aud " + jwt.audience()) + ")");
     } else if (config.dev() && !server.devUsers().isEmpty()) {
-      List<String> users = new ArrayList<>();
-      for (DevSignIn.DevUser u : server.devUsers()) {
-        users.add(u.describe());
-      }
-      out.println("  sign in:   pick " + String.join(", ", users) + " on the page; a script signs in with");
+      out.println("  sign in:   pick " + DevSignIn.names(server.devUsers()) + " on the page; a script signs in with");
       out.println("             curl -s -X POST " + url + "v1/dev/sign-in -d '{\"user\":\""
           + server.devUsers().get(0).id() + "\"}'");
     } else {

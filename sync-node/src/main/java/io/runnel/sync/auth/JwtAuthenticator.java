@@ -20,6 +20,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.runnel.dsl.Actor;
+import io.runnel.wire.Texts;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
@@ -184,9 +185,9 @@ public final class JwtAuthenticator implements Authenticator {
       String message = String.valueOf(e.getMessage());
       throw refused(message.contains("no matching key")
           ? "No key of the identity provider matches the token's key id and algorithm."
-          : "The token was refused: " + cut(message), FRESH_TOKEN);
+          : "The token was refused: " + Texts.echo(message, 120), FRESH_TOKEN);
     } catch (JOSEException e) {
-      throw refused("The token's signature could not be checked: " + cut(String.valueOf(e.getMessage())),
+      throw refused("The token's signature could not be checked: " + Texts.echo(String.valueOf(e.getMessage()), 120),
           FRESH_TOKEN);
     }
     return grant(claims);
@@ -236,8 +237,8 @@ public final class JwtAuthenticator implements Authenticator {
       Actor actor = new Actor(id, org(claims), strings(claims, rolesClaim), strings(claims, permissionsClaim));
       return new Grant(actor, exp.getTime());
     } catch (ParseException | BadJWTException e) {
-      throw refused("The token's claims are not of the types this node reads: " + cut(String.valueOf(e.getMessage())),
-          FRESH_TOKEN);
+      throw refused("The token's claims are not of the types this node reads: "
+          + Texts.echo(String.valueOf(e.getMessage()), 120), FRESH_TOKEN);
     }
   }
 
@@ -279,10 +280,6 @@ public final class JwtAuthenticator implements Authenticator {
       }
     }
     return JWSAlgorithm.Family.HMAC_SHA.contains(alg) ? alg.getName() : "an algorithm this node does not know";
-  }
-
-  private static String cut(String text) {
-    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
   }
 
   private static Set<String> strings(JWTClaimsSet claims, String name) throws ParseException, BadJWTException {

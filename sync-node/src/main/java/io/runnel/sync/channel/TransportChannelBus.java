@@ -3,13 +3,13 @@ package io.runnel.sync.channel;
 import io.runnel.bus.Subscription;
 import io.runnel.bus.Transport;
 import io.runnel.bus.TransportUnavailableException;
-import io.runnel.sync.channel.internal.Causes;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonNumber;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonString;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -83,7 +83,7 @@ public final class TransportChannelBus implements ChannelBus {
       });
     } catch (TransportUnavailableException e) {
       throw new ChannelException(ErrorCode.X_TRANSPORT_UNAVAILABLE, "The bus to the other nodes is down, so the"
-          + " node cannot hear their events and presence on '" + Causes.echo(topic) + "'.",
+          + " node cannot hear their events and presence on '" + Texts.echo(topic, 120) + "'.",
           "Listen again once the bus is back; the operator checks the bus (NATS_URL).");
     }
     subscriptions.add(subscription);

@@ -6,6 +6,7 @@ import io.runnel.sync.channel.ChannelLimits;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.Json;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -33,7 +34,7 @@ final class EventGate {
     topic.admit(actor, "sending on");
     if (!topic.channel().events().contains(event)) {
       throw new ChannelException(ErrorCode.X_INPUT_INVALID, "Channel '" + topic.channel().name()
-          + "' declares no event '" + Causes.echo(event) + "'; it declares " + topic.channel().events()
+          + "' declares no event '" + Texts.echo(event, 120) + "'; it declares " + topic.channel().events()
           + ".", "Send one of the channel's declared events.");
     }
     int bytes = Json.write(payload).getBytes(StandardCharsets.UTF_8).length;

@@ -7,6 +7,7 @@ import io.runnel.time.Threads;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.JsonValue;
+import io.runnel.wire.Texts;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -86,7 +87,7 @@ final class Peers {
       if (e.code() != ErrorCode.X_TRANSPORT_UNAVAILABLE) {
         throw e;
       }
-      LOG.log(Level.DEBUG, () -> "Topic '" + Causes.echo(topic.name()) + "' is held on this node alone"
+      LOG.log(Level.DEBUG, () -> "Topic '" + Texts.echo(topic.name(), 120) + "' is held on this node alone"
           + " until the bus is back: " + e.getMessage());
     }
   }

@@ -6,6 +6,7 @@ import io.runnel.dsl.server.Declarations;
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.InputInvalidException;
+import io.runnel.wire.Texts;
 import java.util.Map;
 
 /**
@@ -31,7 +32,7 @@ record ResolvedTopic(Channel channel, String topic, Map<String, String> params) 
     int dot = topic.indexOf('.');
     String name = dot < 0 ? topic : topic.substring(0, dot);
     Channel channel = declarations.channel(name).orElseThrow(() -> forbidden(
-        "No channel declares topic '" + Causes.echo(topic) + "'.",
+        "No channel declares topic '" + Texts.echo(topic, 120) + "'.",
         "Join a topic of a declared channel, spelled by its ChannelRef: <channel>.<param>…"));
     Map<String, String> params;
     try {
@@ -40,12 +41,12 @@ record ResolvedTopic(Channel channel, String topic, Map<String, String> params) 
       throw forbidden(e.cause(), e.fix());
     }
     if (params == null) {
-      throw forbidden("Topic '" + Causes.echo(topic) + "' does not name the params "
+      throw forbidden("Topic '" + Texts.echo(topic, 120) + "' does not name the params "
           + channel.ref().params() + " of channel '" + name + "'.",
           "Spell the topic with ChannelRef.topic(...): one percent-encoded value per param, in order.");
     }
     if (!channel.ref().topic(params).equals(topic)) {
-      throw forbidden("Topic '" + Causes.echo(topic) + "' is not spelled as ChannelRef.topic spells it.",
+      throw forbidden("Topic '" + Texts.echo(topic, 120) + "' is not spelled as ChannelRef.topic spells it.",
           "Percent-encode each param with upper-case hex and only where needed, as ChannelRef.topic(...) does.");
     }
     return new ResolvedTopic(channel, topic, params);
@@ -63,12 +64,12 @@ record ResolvedTopic(Channel channel, String topic, Map<String, String> params) 
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "The policy of channel '" + channel.name() + "' failed; refused", e);
       throw new ChannelException(ErrorCode.X_FORBIDDEN, "The policy of channel '" + channel.name()
-          + "' failed while deciding " + what + " '" + Causes.echo(topic) + "'; the node refused.",
+          + "' failed while deciding " + what + " '" + Texts.echo(topic, 120) + "'; the node refused.",
           "Try again later; the app's policy threw, and the node's log names the failure.");
     }
     if (!admitted) {
       throw new ChannelException(ErrorCode.X_FORBIDDEN, "The policy of channel '" + channel.name()
-          + "' refuses this actor " + what + " '" + Causes.echo(topic) + "'.",
+          + "' refuses this actor " + what + " '" + Texts.echo(topic, 120) + "'.",
           "Sign in as an actor the channel's policy admits for these params.");
     }
   }

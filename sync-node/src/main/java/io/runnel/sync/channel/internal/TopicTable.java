@@ -2,6 +2,7 @@ package io.runnel.sync.channel.internal;
 
 import io.runnel.sync.channel.ChannelException;
 import io.runnel.wire.ErrorCode;
+import io.runnel.wire.Texts;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,7 +47,7 @@ final class TopicTable {
     });
     if (full[0]) {
       throw new ChannelException(ErrorCode.X_SUBSCRIPTION_LIMIT,
-          "The node holds " + max + " distinct topics, its limit; '" + Causes.echo(topic.topic())
+          "The node holds " + max + " distinct topics, its limit; '" + Texts.echo(topic.topic(), 120)
               + "' would be one more.",
           "Join again later or through another node; the operator can raise the node's topic cap.");
     }

@@ -14,6 +14,7 @@ import io.runnel.sync.log.internal.LogContext;
 import io.runnel.wire.ErrorCode;
 import io.runnel.wire.JsonObject;
 import io.runnel.wire.RunnelException;
+import io.runnel.wire.Texts;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -128,7 +129,7 @@ public final class ErrorBodies {
       // No route matched (or an app route said so itself, whose message is the cause).
       case 404, 405 -> b.put("code", ErrorCode.X_ROUTE_UNKNOWN.name())
           .put("cause", (message == null || message.isBlank() ? status.reasonPhrase() : message) + ": "
-              + (path == null || path.isEmpty() ? "this path" : echo(path)) + ".")
+              + (path == null || path.isEmpty() ? "this path" : Texts.echo(path, 120)) + ".")
           .put("fix", "/v1/sync".equals(path) ? "Open /v1/sync as a WebSocket (GET with Upgrade: websocket)."
               : "Check the method and path: the node answers POST /v1/mutate/{mutator}, GET /v1/query/{query},"
                   + " POST /v1/tickets, POST /v1/channels/{topic}/events, GET /v1/sync, /healthz, /readyz and"
@@ -144,11 +145,6 @@ public final class ErrorBodies {
       }
     }
     return b.build().toString();
-  }
-
-  /** {@code path} as a cause may quote it: at most 120 characters. */
-  private static String echo(String path) {
-    return path.length() <= 120 ? path : path.substring(0, 117) + "...";
   }
 
   /** A 5xx the HTTP stack made: {@code X_INTERNAL} with an {@code errorId}, logged with it. */
